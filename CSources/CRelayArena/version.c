@@ -1,0 +1,2 @@
+#include "relay_arena.h"
+int ra_version(void) { return 1; }

@@ -1,0 +1,57 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "RelayArena",
+    products: [
+        .library(name: "RelayArena", targets: ["RelayArena", "RelayArenaCompiler"]),
+        .executable(name: "relay-arena", targets: ["relay-arena"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/GraphQLSwift/GraphQL", exact: "4.3.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // yajl from the system (Debian: libyajl-dev); only the C core includes it.
+        .systemLibrary(
+            name: "CYajl",
+            path: "CSources/CYajl",
+            pkgConfig: "yajl",
+            providers: [.apt(["libyajl-dev"])]
+        ),
+        // The C core: plan interpreter, staging, arena store, symbol table, JSON import/export.
+        .target(
+            name: "CRelayArena",
+            dependencies: ["CYajl"],
+            path: "CSources/CRelayArena",
+            cSettings: [.unsafeFlags(["-O2", "-std=c11", "-Wall", "-Wextra", "-Wno-unused-parameter"])]
+        ),
+        // Runtime: artifacts, store, normalize, read. No GraphQL parser here.
+        .target(
+            name: "RelayArena",
+            dependencies: ["CRelayArena"],
+            path: "Sources/RelayArena"
+        ),
+        // GraphQL documents → artifacts (GraphQLSwift parses and validates).
+        .target(
+            name: "RelayArenaCompiler",
+            dependencies: ["RelayArena", .product(name: "GraphQL", package: "GraphQL")],
+            path: "Sources/RelayArenaCompiler"
+        ),
+        .executableTarget(
+            name: "relay-arena",
+            dependencies: [
+                "RelayArena", "RelayArenaCompiler",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Sources/relay-arena"
+        ),
+        .target(name: "RelayArenaTestSupport", dependencies: ["RelayArena", "RelayArenaCompiler"], path: "Tests/RelayArenaTestSupport",
+                resources: [.copy("Fixtures")]),
+        .testTarget(name: "RelayArenaTests", dependencies: ["RelayArena", "RelayArenaCompiler", "RelayArenaTestSupport"], path: "Tests/RelayArenaTests",
+                    resources: [.copy("Golden")]),
+        .testTarget(name: "RelayArenaCompilerTests", dependencies: ["RelayArenaCompiler", "RelayArenaTestSupport"], path: "Tests/RelayArenaCompilerTests"),
+        .testTarget(name: "RelayArenaCLITests", dependencies: ["RelayArenaTestSupport"], path: "Tests/RelayArenaCLITests"),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,220 @@
+// Compiled artifacts: what the compiler hands the runtime, the Swift counterpart of relay-compiler's
+// ConcreteRequest / ReaderFragment. Plain values, no GraphQL AST, so generated code can embed them.
+
+/// A JSON value as GraphQL variables and argument literals carry it.
+///
+/// Object members keep their order; storage keys sort them when formatting (`stableCopy`).
+public indirect enum JSONValue: Sendable, Hashable {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case double(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([JSONMember])
+}
+
+public struct JSONMember: Sendable, Hashable {
+    public var key: String
+    public var value: JSONValue
+    public init(_ key: String, _ value: JSONValue) {
+        self.key = key
+        self.value = value
+    }
+}
+
+/// An argument value as written in a document: literals are JSON (enums become strings), variables
+/// are resolved at runtime. Objects and lists may mix both.
+public indirect enum ArgumentValue: Sendable, Hashable {
+    case literal(JSONValue)
+    case variable(String)
+    case object([ArgumentMember])
+    case list([ArgumentValue])
+}
+
+public struct ArgumentMember: Sendable, Hashable {
+    public var key: String
+    public var value: ArgumentValue
+    public init(_ key: String, _ value: ArgumentValue) {
+        self.key = key
+        self.value = value
+    }
+}
+
+/// One argument written on a field (never a schema default: relay-runtime does not know those).
+public struct Argument: Sendable, Hashable {
+    public var name: String
+    public var value: ArgumentValue
+    public init(name: String, value: ArgumentValue) {
+        self.name = name
+        self.value = value
+    }
+}
+
+public struct ScalarField: Sendable, Hashable {
+    public var alias: String?
+    public var name: String
+    /// Arguments sorted by name; literal `null` arguments already dropped.
+    public var args: [Argument]
+    /// The storage key when every argument is a literal (precomputed by the compiler).
+    public var storageKey: String?
+    public var responseKey: String { alias ?? name }
+
+    public init(alias: String? = nil, name: String, args: [Argument] = [], storageKey: String? = nil) {
+        self.alias = alias
+        self.name = name
+        self.args = args
+        self.storageKey = storageKey
+    }
+}
+
+public struct LinkedField: Sendable, Hashable {
+    public var alias: String?
+    public var name: String
+    /// Arguments sorted by name; literal `null` arguments already dropped.
+    public var args: [Argument]
+    /// The storage key when every argument is a literal (precomputed by the compiler).
+    public var storageKey: String?
+    /// The field's type when it is an object type; `nil` when it is an interface or union
+    /// (the record type then comes from the response's `__typename`).
+    public var concreteType: String?
+    public var plural: Bool
+    public var selections: [Selection]
+    public var responseKey: String { alias ?? name }
+
+    public init(
+        alias: String? = nil, name: String, args: [Argument] = [], storageKey: String? = nil,
+        concreteType: String?, plural: Bool, selections: [Selection]
+    ) {
+        self.alias = alias
+        self.name = name
+        self.args = args
+        self.storageKey = storageKey
+        self.concreteType = concreteType
+        self.plural = plural
+        self.selections = selections
+    }
+}
+
+/// `@include(if: $v)` (passingValue true) or `@skip(if: $v)` (passingValue false).
+public struct Condition: Sendable, Hashable {
+    public var variable: String
+    public var passingValue: Bool
+    public var selections: [Selection]
+    public init(variable: String, passingValue: Bool, selections: [Selection]) {
+        self.variable = variable
+        self.passingValue = passingValue
+        self.selections = selections
+    }
+}
+
+/// `... on T { … }`. `abstractKey` is `__isT` when T is an interface or union, else `nil`.
+public struct InlineFragment: Sendable, Hashable {
+    public var type: String
+    public var abstractKey: String?
+    public var selections: [Selection]
+    public init(type: String, abstractKey: String?, selections: [Selection]) {
+        self.type = type
+        self.abstractKey = abstractKey
+        self.selections = selections
+    }
+}
+
+/// A masked spread in a reader AST. Never appears in a normalization AST (spreads are inlined there).
+public struct FragmentSpread: Sendable, Hashable {
+    public var name: String
+    /// `@arguments(...)` of the spread, sorted by name.
+    public var args: [Argument]
+    public init(name: String, args: [Argument] = []) {
+        self.name = name
+        self.args = args
+    }
+}
+
+/// A node of a normalization or reader AST (relay-runtime's ConcreteNormalizationSelection /
+/// ReaderSelection, merged: normalization ASTs hold no `fragmentSpread`, reader ASTs no
+/// `typeDiscriminator`).
+public indirect enum Selection: Sendable, Hashable {
+    case scalarField(ScalarField)
+    case linkedField(LinkedField)
+    case condition(Condition)
+    case inlineFragment(InlineFragment)
+    /// An abstract fragment flattened into a field of the same abstract type: only records
+    /// `client:__type:<T>.__isX` on the type record; its selections were already merged.
+    case typeDiscriminator(abstractKey: String)
+    case fragmentSpread(FragmentSpread)
+}
+
+public struct VariableDefinition: Sendable, Hashable {
+    public var name: String
+    /// The GraphQL type as written, e.g. `Int!`, `[ID!]`.
+    public var type: String
+    public var defaultValue: JSONValue?
+    public init(name: String, type: String, defaultValue: JSONValue? = nil) {
+        self.name = name
+        self.type = type
+        self.defaultValue = defaultValue
+    }
+}
+
+public enum OperationKind: String, Sendable, Hashable {
+    case query, mutation, subscription
+}
+
+/// An operation: what to normalize a response with, and its own (masked) reader selection.
+public struct OperationArtifact: Sendable, Hashable {
+    public var name: String
+    public var kind: OperationKind
+    public var variables: [VariableDefinition]
+    /// Fragments inlined; `id`, `__typename`, `__isX` added; same-type fragments flattened.
+    public var normalization: [Selection]
+    /// What the author wrote, spreads kept as spreads.
+    public var reader: [Selection]
+    /// The query text sent to the server (with the added fields and the fragments it spreads).
+    public var text: String
+
+    public init(
+        name: String, kind: OperationKind, variables: [VariableDefinition],
+        normalization: [Selection], reader: [Selection], text: String
+    ) {
+        self.name = name
+        self.kind = kind
+        self.variables = variables
+        self.normalization = normalization
+        self.reader = reader
+        self.text = text
+    }
+}
+
+public struct FragmentArtifact: Sendable, Hashable {
+    public var name: String
+    public var typeCondition: String
+    /// `__isT` when the type condition is abstract.
+    public var abstractKey: String?
+    /// `@argumentDefinitions` (as variable definitions with their defaults).
+    public var argumentDefinitions: [VariableDefinition]
+    public var plural: Bool
+    public var selections: [Selection]
+
+    public init(
+        name: String, typeCondition: String, abstractKey: String?,
+        argumentDefinitions: [VariableDefinition] = [], plural: Bool = false, selections: [Selection]
+    ) {
+        self.name = name
+        self.typeCondition = typeCondition
+        self.abstractKey = abstractKey
+        self.argumentDefinitions = argumentDefinitions
+        self.plural = plural
+        self.selections = selections
+    }
+}
+
+/// Everything compiled from a set of documents against one schema.
+public struct CompiledDocuments: Sendable {
+    public var operations: [String: OperationArtifact]
+    public var fragments: [String: FragmentArtifact]
+    public init(operations: [String: OperationArtifact] = [:], fragments: [String: FragmentArtifact] = [:]) {
+        self.operations = operations
+        self.fragments = fragments
+    }
+}

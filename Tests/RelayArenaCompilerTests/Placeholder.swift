@@ -1,0 +1,2 @@
+import XCTest
+final class RelayArenaCompilerTestsPlaceholder: XCTestCase { func testNothingYet() {} }
