@@ -5,6 +5,8 @@ let package = Package(
     name: "RelayArena",
     products: [
         .library(name: "RelayArena", targets: ["RelayArena", "RelayArenaCompiler"]),
+        // Generated to-do list workloads shared by the CLI's quick bench and Benchmarks/.
+        .library(name: "RelayArenaWorkloads", targets: ["RelayArenaWorkloads"]),
         .executable(name: "relay-arena", targets: ["relay-arena"]),
     ],
     dependencies: [
@@ -24,7 +26,7 @@ let package = Package(
             name: "CRelayArena",
             dependencies: ["CYajl"],
             path: "CSources/CRelayArena",
-            cSettings: [.unsafeFlags(["-O2", "-std=c11", "-Wall", "-Wextra", "-Wno-unused-parameter"])]
+            cSettings: [.unsafeFlags(["-O2", "-std=gnu11", "-Wall", "-Wextra", "-Wno-unused-parameter"])]
         ),
         // Runtime: artifacts, store, normalize, read. No GraphQL parser here.
         .target(
@@ -38,10 +40,11 @@ let package = Package(
             dependencies: ["RelayArena", .product(name: "GraphQL", package: "GraphQL")],
             path: "Sources/RelayArenaCompiler"
         ),
+        .target(name: "RelayArenaWorkloads", path: "Sources/RelayArenaWorkloads"),
         .executableTarget(
             name: "relay-arena",
             dependencies: [
-                "RelayArena", "RelayArenaCompiler",
+                "RelayArena", "RelayArenaCompiler", "RelayArenaWorkloads",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/relay-arena"
@@ -51,7 +54,7 @@ let package = Package(
         .testTarget(name: "RelayArenaTests", dependencies: ["RelayArena", "RelayArenaCompiler", "RelayArenaTestSupport"], path: "Tests/RelayArenaTests",
                     resources: [.copy("Golden")]),
         .testTarget(name: "RelayArenaCompilerTests", dependencies: ["RelayArenaCompiler", "RelayArenaTestSupport"], path: "Tests/RelayArenaCompilerTests"),
-        .testTarget(name: "RelayArenaCLITests", dependencies: ["RelayArenaTestSupport"], path: "Tests/RelayArenaCLITests"),
+        .testTarget(name: "RelayArenaCLITests", dependencies: ["RelayArenaTestSupport", "RelayArenaWorkloads", "relay-arena"], path: "Tests/RelayArenaCLITests"),
     ],
     swiftLanguageModes: [.v6]
 )

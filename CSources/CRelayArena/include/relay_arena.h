@@ -1,5 +1,207 @@
-// Public C interface of the RelayArena core (placeholder while the core is written).
+// Public C interface of the RelayArena core: record sources (the arena), normalization plans,
+// the streaming yajl normalizer, publish (field-level merge) and relay toJSON import/export.
 #ifndef RELAY_ARENA_H
 #define RELAY_ARENA_H
-int ra_version(void);
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#pragma clang assume_nonnull begin
+
+// MARK: - Status and errors
+
+typedef enum ra_status {
+    RA_OK = 0,
+    RA_ERR_NOMEM = 1,       // an allocation failed
+    RA_ERR_JSON = 2,        // malformed, truncated or non-UTF-8 JSON
+    RA_ERR_SHAPE = 3,       // a value of the wrong kind for its selection
+    RA_ERR_ID = 4,          // a data ID that is not a string
+    RA_ERR_DUPLICATE_KEY = 5,
+    RA_ERR_DEPTH = 6,       // nesting past the depth limit
+    RA_ERR_SIZE = 7,        // input past the size limit
+    RA_ERR_TYPENAME = 8,    // an abstract field's object without a string __typename
+    RA_ERR_PLAN = 9,        // a malformed plan (a bug in the caller)
+    RA_ERR_STATE = 10,      // API misuse (feed after finish, ...)
+    RA_ERR_RESPONSE = 11,   // response without data, data not an object, ...
+    RA_ERR_LIMIT = 12,      // an internal limit (symbol count, record size)
+} ra_status;
+
+typedef struct ra_error {
+    ra_status code;
+    /// Byte offset in the input where the problem was found (0 when not about input).
+    uint64_t offset;
+    /// Response path (`data.user.todos.edges.3`), empty when not known.
+    char path[512];
+    char message[512];
+} ra_error;
+
+// MARK: - Values
+//
+// A field value is one 64-bit word with the tag in the top 4 bits (see ARENA.md). 0 means absent.
+
+enum {
+    RA_TAG_ABSENT = 0,
+    RA_TAG_NULL = 1,
+    RA_TAG_TRUE = 2,
+    RA_TAG_FALSE = 3,
+    RA_TAG_INT = 4,     // payload: 60-bit two's complement integer
+    RA_TAG_NUMBER = 5,  // payload: heap offset of {u32 length, number text as received}
+    RA_TAG_STRING = 6,  // payload: heap offset of {u32 length, UTF-8 bytes}
+    RA_TAG_REF = 7,     // payload: symbol of the linked data ID
+    RA_TAG_REFS = 8,    // payload: heap offset of {u32 count, u32 symbol or RA_NULL_REF ...}
+    RA_TAG_JSON = 9,    // payload: heap offset of {u32 length, minified JSON text} (lists, custom scalars)
+};
+
+#define RA_NULL_REF 0u
+
+static inline unsigned ra_value_tag(uint64_t v) { return (unsigned)(v >> 60); }
+static inline uint64_t ra_value_payload(uint64_t v) { return v & 0x0FFFFFFFFFFFFFFFull; }
+static inline int64_t ra_value_int(uint64_t v) { return ((int64_t)(v << 4)) >> 4; }
+
+typedef struct ra_bytes_ref {
+    const uint8_t *_Nullable ptr;
+    size_t len;
+} ra_bytes_ref;
+
+// MARK: - Record sources
+
+/// A record source: the store, or the delta one payload normalizes into. One writer, many
+/// readers: callers take the lock around reads and writes of a shared store.
+typedef struct ra_source ra_source;
+
+ra_source *_Nullable ra_source_create(void);
+void ra_source_destroy(ra_source *_Nullable src);
+
+void ra_source_read_lock(ra_source *src);
+void ra_source_write_lock(ra_source *src);
+void ra_source_unlock(ra_source *src);
+
+/// Adds (or keeps) a record with this ID and type; returns RA_OK or RA_ERR_NOMEM / RA_ERR_LIMIT.
+ra_status ra_source_ensure_record(ra_source *src, const char *id, size_t id_len, const char *type,
+                                  size_t type_len);
+
+/// Number of data IDs in the source (records and tombstones).
+uint32_t ra_source_record_count(const ra_source *src);
+/// Bytes held by the arena (symbols, records, fields, heap), garbage included.
+uint64_t ra_source_arena_bytes(const ra_source *src);
+
+/// Symbol lookup: 0 when the text was never interned.
+uint32_t ra_source_find_symbol(const ra_source *src, const char *text, size_t len);
+ra_bytes_ref ra_source_symbol_text(const ra_source *src, uint32_t sym);
+
+/// Record lookup by data ID symbol: -1 when unknown.
+int64_t ra_source_record_for_symbol(const ra_source *src, uint32_t sym);
+/// The record at position `index` (insertion order): its data ID symbol, type symbol (0 for a
+/// tombstone) and field count. Returns 0 when the slot is empty (removed).
+int ra_source_record_at(const ra_source *src, uint32_t index, uint32_t *id_sym, uint32_t *type_sym,
+                        uint32_t *field_count);
+/// The value stored under `key_sym` on the record, 0 (absent) when there is none.
+uint64_t ra_source_record_field(const ra_source *src, uint32_t index, uint32_t key_sym);
+void ra_source_record_field_at(const ra_source *src, uint32_t index, uint32_t i, uint32_t *key_sym,
+                               uint64_t *value);
+
+/// The bytes of a STRING, NUMBER or JSON value.
+ra_bytes_ref ra_source_value_bytes(const ra_source *src, uint64_t value);
+/// The elements of a REFS value.
+uint32_t ra_source_refs_count(const ra_source *src, uint64_t value);
+uint32_t ra_source_refs_at(const ra_source *src, uint64_t value, uint32_t i);
+
+/// Merges `delta` into `store` field by field (relay's RelayModernRecord.update) and records
+/// the data IDs that changed (see ra_source_updated_*). Atomic: on error the store is unchanged.
+ra_status ra_source_publish(ra_source *store, const ra_source *delta, ra_error *err);
+uint32_t ra_source_updated_count(const ra_source *store);
+uint32_t ra_source_updated_at(const ra_source *store, uint32_t i);
+
+/// relay RecordSource.toJSON() text of the whole source. The caller frees `*out` with ra_free.
+ra_status ra_source_export_json(const ra_source *src, uint8_t *_Nullable *_Nonnull out, size_t *out_len);
+/// Builds a source from relay toJSON text. NULL on error (err filled).
+ra_source *_Nullable ra_source_import_json(const uint8_t *_Nullable bytes, size_t len, uint32_t max_depth,
+                                           ra_error *err);
+
+void ra_free(void *_Nullable p);
+
+// MARK: - Plans
+//
+// A normalization plan with variables already bound: storage keys are final strings and
+// @skip/@include are resolved. Selections of one set may share a response key; each carries the
+// type conditions (AND) under which it applies.
+
+enum {
+    RA_SEL_SCALAR = 0,
+    RA_SEL_LINKED = 1,
+    RA_SEL_PLURAL = 2,
+};
+enum {
+    RA_SHAPE_ANY = 0,      // custom scalar: any JSON value
+    RA_SHAPE_SCALAR = 1,   // built-in scalar: no object, no array
+    RA_SHAPE_LIST = 2,     // list of built-in scalars: no object
+};
+enum {
+    RA_COND_TYPE_IS = 0,   // the record's type equals `name`
+    RA_COND_HAS_KEY = 1,   // the response object has the key `name` (an __isX discriminator)
+};
+#define RA_NONE 0xFFFFFFFFu
+
+typedef struct ra_plan_string { uint32_t offset, length; } ra_plan_string;
+typedef struct ra_plan_set { uint32_t sel_first, sel_count, check_first, check_count; } ra_plan_set;
+typedef struct ra_plan_sel {
+    uint32_t kind;           // RA_SEL_*
+    uint32_t response_key;   // string index
+    uint32_t storage_key;    // string index
+    uint32_t concrete_type;  // string index, RA_NONE for an abstract linked field
+    uint32_t child_set;      // set index for linked fields
+    uint32_t shape;          // RA_SHAPE_* for scalars
+    uint32_t cond_first, cond_count;
+} ra_plan_sel;
+typedef struct ra_plan_cond { uint32_t kind, name; } ra_plan_cond;
+/// Record `client:__type:<record type>.<abstract_key> = has(abstract_key)` when the conds hold.
+typedef struct ra_plan_check { uint32_t abstract_key, cond_first, cond_count; } ra_plan_check;
+
+typedef struct ra_plan ra_plan;
+
+/// Copies and validates the arrays. Set 0 is the root. NULL on error (err filled).
+ra_plan *_Nullable ra_plan_create(const char *strings, size_t strings_len,
+                                  const ra_plan_string *string_table, uint32_t string_count,
+                                  const ra_plan_set *sets, uint32_t set_count,
+                                  const ra_plan_sel *sels, uint32_t sel_count,
+                                  const ra_plan_cond *_Nullable conds, uint32_t cond_count,
+                                  const ra_plan_check *_Nullable checks, uint32_t check_count,
+                                  ra_error *err);
+void ra_plan_destroy(ra_plan *_Nullable plan);
+
+// MARK: - Normalizer
+
+typedef struct ra_limits {
+    uint32_t max_depth;   // JSON nesting (objects + arrays)
+    uint64_t max_bytes;   // response size
+} ra_limits;
+
+typedef struct ra_normalizer ra_normalizer;
+
+/// A normalizer for one response, onto the root record `root_id` (`client:root` for queries).
+ra_normalizer *_Nullable ra_normalizer_create(const ra_plan *plan, const char *root_id, size_t root_len,
+                                              ra_limits limits);
+/// Feeds the next chunk. On failure the normalizer is done; read ra_normalizer_error.
+ra_status ra_normalizer_feed(ra_normalizer *n, const uint8_t *_Nullable bytes, size_t len);
+/// Ends the input and finishes the delta (attaches response errors).
+ra_status ra_normalizer_finish(ra_normalizer *n);
+const ra_error *ra_normalizer_error(const ra_normalizer *n);
+/// The delta this payload normalized into (owned by the normalizer; valid after finish).
+const ra_source *ra_normalizer_delta(const ra_normalizer *n);
+void ra_normalizer_destroy(ra_normalizer *_Nullable n);
+
+// MARK: - Benchmark comparator
+
+/// Parses `bytes` with yajl and no-op callbacks in `chunk`-sized pieces; 1 when the JSON is valid.
+int ra_yajl_noop_parse(const uint8_t *bytes, size_t len, size_t chunk);
+
+#pragma clang assume_nonnull end
+
+#ifdef __cplusplus
+}
+#endif
 #endif

@@ -51,6 +51,12 @@ public struct Argument: Sendable, Hashable {
     }
 }
 
+/// What JSON a scalar field may hold: built-in scalars never hold objects or lists, lists of
+/// built-in scalars never hold objects, custom scalars hold anything (stored verbatim).
+public enum ValueShape: Sendable, Hashable {
+    case any, scalar, list
+}
+
 public struct ScalarField: Sendable, Hashable {
     public var alias: String?
     public var name: String
@@ -58,13 +64,15 @@ public struct ScalarField: Sendable, Hashable {
     public var args: [Argument]
     /// The storage key when every argument is a literal (precomputed by the compiler).
     public var storageKey: String?
+    public var shape: ValueShape
     public var responseKey: String { alias ?? name }
 
-    public init(alias: String? = nil, name: String, args: [Argument] = [], storageKey: String? = nil) {
+    public init(alias: String? = nil, name: String, args: [Argument] = [], storageKey: String? = nil, shape: ValueShape = .any) {
         self.alias = alias
         self.name = name
         self.args = args
         self.storageKey = storageKey
+        self.shape = shape
     }
 }
 

@@ -1,0 +1,112 @@
+// relay RecordSource.toJSON() output: every record in insertion order, tombstones as null,
+// strings escaped the way JSON.stringify escapes them.
+#include "ra_internal.h"
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+bool ra_json_escape(ra_buf *b, const uint8_t *s, size_t n) {
+    static const char hex[] = "0123456789abcdef";
+    if (!ra_buf_reserve(b, n + 2)) return false;
+    b->data[b->len++] = '"';
+    size_t run = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t c = s[i];
+        const char *esc = NULL;
+        char u[6];
+        switch (c) {
+        case '"': esc = "\\\""; break;
+        case '\\': esc = "\\\\"; break;
+        case '\n': esc = "\\n"; break;
+        case '\r': esc = "\\r"; break;
+        case '\t': esc = "\\t"; break;
+        case '\b': esc = "\\b"; break;
+        case '\f': esc = "\\f"; break;
+        default:
+            if (c < 0x20) {
+                u[0] = '\\'; u[1] = 'u'; u[2] = '0'; u[3] = '0'; u[4] = hex[c >> 4]; u[5] = hex[c & 15];
+                if (!ra_buf_append(b, s + run, i - run) || !ra_buf_append(b, u, 6)) return false;
+                run = i + 1;
+            }
+            continue;
+        }
+        if (!ra_buf_append(b, s + run, i - run) || !ra_buf_append(b, esc, 2)) return false;
+        run = i + 1;
+    }
+    return ra_buf_append(b, s + run, n - run) && ra_buf_append(b, "\"", 1);
+}
+
+static bool put_sym(ra_buf *b, const ra_source *s, uint32_t sym) {
+    return ra_json_escape(b, (const uint8_t *)ra_sym_ptr(s, sym), s->syms[sym].length);
+}
+
+static bool put_str(ra_buf *b, const char *lit) { return ra_buf_append(b, lit, strlen(lit)); }
+
+static bool put_value(ra_buf *b, const ra_source *s, uint64_t v) {
+    char tmp[32];
+    switch (ra_value_tag(v)) {
+    case RA_TAG_NULL: return put_str(b, "null");
+    case RA_TAG_TRUE: return put_str(b, "true");
+    case RA_TAG_FALSE: return put_str(b, "false");
+    case RA_TAG_INT: {
+        int k = snprintf(tmp, sizeof tmp, "%" PRId64, ra_value_int(v));
+        return ra_buf_append(b, tmp, (size_t)k);
+    }
+    case RA_TAG_NUMBER:
+    case RA_TAG_JSON: {
+        ra_bytes_ref r = ra_source_value_bytes(s, v);
+        return ra_buf_append(b, r.ptr, r.len);
+    }
+    case RA_TAG_STRING: {
+        ra_bytes_ref r = ra_source_value_bytes(s, v);
+        return ra_json_escape(b, r.ptr, r.len);
+    }
+    case RA_TAG_REF:
+        return put_str(b, "{\"__ref\":") && put_sym(b, s, (uint32_t)ra_value_payload(v)) && put_str(b, "}");
+    case RA_TAG_REFS: {
+        uint32_t n = ra_source_refs_count(s, v);
+        if (!put_str(b, "{\"__refs\":[")) return false;
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t sym = ra_source_refs_at(s, v, i);
+            if (i && !put_str(b, ",")) return false;
+            if (!(sym ? put_sym(b, s, sym) : put_str(b, "null"))) return false;
+        }
+        return put_str(b, "]}");
+    }
+    default: return put_str(b, "null");
+    }
+}
+
+ra_status ra_source_export_json(const ra_source *s, uint8_t **out, size_t *out_len) {
+    ra_buf b = {0};
+    bool ok = put_str(&b, "{");
+    bool first = true;
+    for (uint32_t i = 0; ok && i < s->nrecs; i++) {
+        const ra_record *r = &s->recs[i];
+        if (!r->id) continue;
+        ok = (first || put_str(&b, ",")) && put_sym(&b, s, r->id) && put_str(&b, ":");
+        first = false;
+        if (!ok) break;
+        if (!r->type) {
+            ok = put_str(&b, "null");
+            continue;
+        }
+        ok = put_str(&b, "{\"__id\":") && put_sym(&b, s, r->id) && put_str(&b, ",\"__typename\":") &&
+             put_sym(&b, s, r->type);
+        for (uint32_t f = 0; ok && f < r->count; f++) {
+            ok = put_str(&b, ",") && put_sym(&b, s, s->fkeys[r->fields + f]) && put_str(&b, ":") &&
+                 put_value(&b, s, s->fvals[r->fields + f]);
+        }
+        ok = ok && put_str(&b, "}");
+    }
+    ok = ok && put_str(&b, "}");
+    if (!ok) {
+        ra_buf_free(&b);
+        *out = NULL;
+        *out_len = 0;
+        return RA_ERR_NOMEM;
+    }
+    *out = b.data;
+    *out_len = b.len;
+    return RA_OK;
+}

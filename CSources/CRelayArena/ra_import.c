@@ -1,0 +1,247 @@
+// Loads relay RecordSource.toJSON() text into a fresh source, streaming: `{"__ref": id}` and
+// `{"__refs": [...]}` become links, other objects and lists stay JSON text (custom scalars).
+#include "ra_internal.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <yajl/yajl_parse.h>
+
+#pragma clang assume_nonnull begin
+
+enum { REF_NONE, REF_ONE, REF_MANY, REF_BAD };
+
+typedef struct importer {
+    ra_source *src;
+    yajl_handle yh;
+    ra_error *err;
+    bool failed;
+    uint32_t depth, max_depth;
+    int64_t rec;               // current record, -1 outside
+    bool in_id, in_typename;
+    uint32_t key;              // field key symbol at depth 2
+    uint32_t id_sym;
+    ra_buf text;               // JSON text of a container value
+    uint32_t cap_depth;        // depth at which the captured value started (0: none)
+    uint32_t member_count[4];  // per capture level 3.. (only the first levels matter for refs)
+    int ref_kind;
+    uint32_t ref_sym;
+    uint32_t *refs;
+    uint32_t nrefs, caprefs;
+    bool need_comma[1024], is_map[1024];
+} importer;
+
+__attribute__((format(printf, 2, 3))) static int ifail(importer *im, const char *fmt, ...) {
+    if (im->failed) return 0;
+    im->failed = true;
+    im->err->code = RA_ERR_SHAPE;
+    im->err->offset = im->yh ? yajl_get_bytes_consumed(im->yh) : 0;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(im->err->message, sizeof im->err->message, fmt, ap);
+    va_end(ap);
+    return 0;
+}
+
+static int ioom(importer *im) {
+    ifail(im, "out of memory while loading a store");
+    im->err->code = RA_ERR_NOMEM;
+    return 0;
+}
+
+static bool set_field(importer *im, uint64_t v) {
+    return v && ra_record_set(im->src, (uint32_t)im->rec, im->key, v);
+}
+
+// Separators inside captured text: maps get theirs from the key, arrays from each value.
+static bool value_sep(importer *im, uint32_t level) {
+    if (im->is_map[level]) return true;
+    if (im->need_comma[level]) return ra_buf_append(&im->text, ",", 1);
+    im->need_comma[level] = true;
+    return true;
+}
+
+static int scalar(importer *im, int kind, const char *s, size_t len) {
+    if (im->failed) return 0;
+    if (im->depth == 1) {
+        if (kind != 0) return ifail(im, "record values must be objects or null");
+        bool created;
+        int64_t r = ra_record_get_or_create(im->src, im->id_sym, 0, &created);
+        return r < 0 ? ioom(im) : 1;
+    }
+    if (im->depth == 2) {
+        if (im->in_id) return kind == 3 ? 1 : ifail(im, "`__id` must be a string");
+        if (im->in_typename) {
+            if (kind != 3) return ifail(im, "`__typename` must be a string");
+            uint32_t t = ra_intern(im->src, s, len);
+            if (!t) return ioom(im);
+            im->src->recs[im->rec].type = t;
+            return 1;
+        }
+        uint64_t v;
+        switch (kind) {
+        case 0: v = ra_make(RA_TAG_NULL, 0); break;
+        case 1: v = ra_make(len == 4 ? RA_TAG_TRUE : RA_TAG_FALSE, 0); break;
+        case 2: v = ra_heap_put(im->src, RA_TAG_NUMBER, s, (uint32_t)len); break;
+        default: v = ra_heap_put(im->src, RA_TAG_STRING, s, (uint32_t)len); break;
+        }
+        return set_field(im, v) ? 1 : ioom(im);
+    }
+    // Inside a captured value: `{"__ref": "id"}` or `{"__refs": ["id", null, ...]}` are links.
+    if (im->depth == im->cap_depth) {
+        if (im->ref_kind == REF_ONE && kind == 3 && im->member_count[0] == 1) {
+            im->ref_sym = ra_intern(im->src, s, len);
+            if (!im->ref_sym) return ioom(im);
+        } else {
+            im->ref_kind = REF_BAD;
+        }
+    } else if (im->depth == im->cap_depth + 1 && im->ref_kind == REF_MANY) {
+        if (kind == 3 || kind == 0) {
+            uint32_t sym = kind == 3 ? ra_intern(im->src, s, len) : 0;
+            if (kind == 3 && !sym) return ioom(im);
+            if (!ra_grow((void **)&im->refs, &im->caprefs, im->nrefs + 1, 4)) return ioom(im);
+            im->refs[im->nrefs++] = sym;
+        } else {
+            im->ref_kind = REF_BAD;
+        }
+    }
+    bool ok = value_sep(im, im->depth - im->cap_depth) && (kind == 3 ? ra_json_escape(&im->text, (const uint8_t *)s, len) : ra_buf_append(&im->text, s, len));
+    return ok ? 1 : ioom(im);
+}
+
+static int i_null(void *c) { return scalar(c, 0, "null", 4); }
+static int i_bool(void *c, int b) { return scalar(c, 1, b ? "true" : "false", b ? 4 : 5); }
+static int i_number(void *c, const char *s, size_t l) { return scalar(c, 2, s, l); }
+static int i_string(void *c, const unsigned char *s, size_t l) { return scalar(c, 3, (const char *)s, l); }
+
+static int start(importer *im, bool map) {
+    if (im->failed) return 0;
+    if (++im->depth > im->max_depth) {
+        ifail(im, "nesting deeper than the limit of %u", im->max_depth);
+        im->err->code = RA_ERR_DEPTH;
+        return 0;
+    }
+    if (im->depth == 1) return map ? 1 : ifail(im, "a store is a JSON object of records");
+    if (im->depth == 2) {
+        if (!map) return ifail(im, "record values must be objects or null");
+        bool created;
+        im->rec = ra_record_get_or_create(im->src, im->id_sym, 0, &created);
+        if (im->rec < 0) return ioom(im);
+        im->src->recs[im->rec].count = 0;
+        return 1;
+    }
+    if (im->depth == 3) {
+        if (im->in_id || im->in_typename) return ifail(im, "`__id` and `__typename` must be strings");
+        im->cap_depth = 3;
+        im->text.len = 0;
+        im->ref_kind = REF_NONE;  // decided by the first key of a map; a list is never a link
+        if (!map) im->ref_kind = REF_BAD;
+        im->member_count[0] = 0;
+        im->nrefs = 0;
+        im->ref_sym = 0;
+    } else {
+        // `{"__refs": [...]}`: the list directly under the link object is expected; nothing else.
+        if (!(im->depth == im->cap_depth + 1 && im->ref_kind == REF_MANY && !map)) {
+            if (im->depth <= im->cap_depth + 1 || im->ref_kind == REF_MANY) im->ref_kind = REF_BAD;
+        }
+        if (!value_sep(im, im->depth - 1 - im->cap_depth)) return ioom(im);
+    }
+    uint32_t level = im->depth - im->cap_depth;
+    im->is_map[level] = map;
+    im->need_comma[level] = false;
+    return ra_buf_append(&im->text, map ? "{" : "[", 1) ? 1 : ioom(im);
+}
+
+static int i_start_map(void *c) { return start(c, true); }
+static int i_start_array(void *c) { return start(c, false); }
+
+static int i_key(void *c, const unsigned char *k, size_t len) {
+    importer *im = c;
+    if (im->failed) return 0;
+    if (im->depth == 1) {
+        im->id_sym = ra_intern(im->src, (const char *)k, len);
+        return im->id_sym ? 1 : ioom(im);
+    }
+    if (im->depth == 2) {
+        im->in_id = len == 4 && memcmp(k, "__id", 4) == 0;
+        im->in_typename = len == 10 && memcmp(k, "__typename", 10) == 0;
+        if (!im->in_id && !im->in_typename) {
+            im->key = ra_intern(im->src, (const char *)k, len);
+            if (!im->key) return ioom(im);
+        }
+        return 1;
+    }
+    if (im->depth == im->cap_depth) {
+        uint32_t n = ++im->member_count[0];
+        if (n == 1 && len == 5 && memcmp(k, "__ref", 5) == 0) im->ref_kind = REF_ONE;
+        else if (n == 1 && len == 6 && memcmp(k, "__refs", 6) == 0) im->ref_kind = REF_MANY;
+        else im->ref_kind = REF_BAD;
+    }
+    uint32_t level = im->depth - im->cap_depth;
+    bool ok = (!im->need_comma[level] || ra_buf_append(&im->text, ",", 1)) && ra_json_escape(&im->text, k, len) &&
+              ra_buf_append(&im->text, ":", 1);
+    im->need_comma[level] = true;
+    return ok ? 1 : ioom(im);
+}
+
+static int end(importer *im, bool map) {
+    if (im->failed) return 0;
+    uint32_t d = im->depth--;
+    if (d == 2) {
+        if (!im->src->recs[im->rec].type) return ifail(im, "record `%s` has no `__typename`", ra_sym_ptr(im->src, im->id_sym));
+        im->rec = -1;
+        return 1;
+    }
+    if (d < 3) return 1;
+    if (!ra_buf_append(&im->text, map ? "}" : "]", 1)) return ioom(im);
+    if (d > 3) return 1;
+    uint64_t v;
+    if (map && im->ref_kind == REF_ONE && im->member_count[0] == 1 && im->ref_sym) v = ra_make(RA_TAG_REF, im->ref_sym);
+    else if (map && im->ref_kind == REF_MANY && im->member_count[0] == 1) v = ra_heap_put_refs(im->src, im->refs ? im->refs : (uint32_t[]){0}, im->nrefs);
+    else v = ra_heap_put(im->src, RA_TAG_JSON, im->text.data, (uint32_t)im->text.len);
+    im->cap_depth = 0;
+    return set_field(im, v) ? 1 : ioom(im);
+}
+
+static int i_end_map(void *c) { return end(c, true); }
+static int i_end_array(void *c) { return end(c, false); }
+
+static const yajl_callbacks import_callbacks = {
+    .yajl_null = i_null, .yajl_boolean = i_bool, .yajl_number = i_number, .yajl_string = i_string,
+    .yajl_start_map = i_start_map, .yajl_map_key = i_key, .yajl_end_map = i_end_map,
+    .yajl_start_array = i_start_array, .yajl_end_array = i_end_array,
+};
+
+ra_source *_Nullable ra_source_import_json(const uint8_t *_Nullable bytes, size_t len, uint32_t max_depth, ra_error *err) {
+    importer im = {.max_depth = max_depth && max_depth < 1000 ? max_depth : 1000, .rec = -1, .err = err};
+    memset(err, 0, sizeof *err);
+    im.src = ra_source_create();
+    if (!im.src) {
+        ra_error_set(err, RA_ERR_NOMEM, 0, "out of memory while loading a store");
+        return NULL;
+    }
+    im.yh = yajl_alloc(&import_callbacks, NULL, &im);
+    if (!im.yh) {
+        ra_source_destroy(im.src);
+        ra_error_set(err, RA_ERR_NOMEM, 0, "out of memory while loading a store");
+        return NULL;
+    }
+    yajl_status st = yajl_parse(im.yh, bytes ? bytes : (const uint8_t *)"", len);
+    if (st == yajl_status_ok) st = yajl_complete_parse(im.yh);
+    if (st != yajl_status_ok && !im.failed) {
+        unsigned char *msg = yajl_get_error(im.yh, 0, bytes, len);
+        ra_error_set(err, RA_ERR_JSON, yajl_get_bytes_consumed(im.yh), "malformed store JSON: %s", msg ? (char *)msg : "parse error");
+        if (msg) yajl_free_error(im.yh, msg);
+        size_t ml = strlen(err->message);
+        while (ml && (err->message[ml - 1] == '\n' || err->message[ml - 1] == ' ')) err->message[--ml] = 0;
+        im.failed = true;
+    }
+    yajl_free(im.yh);
+    free(im.refs);
+    ra_buf_free(&im.text);
+    if (im.failed || st != yajl_status_ok) {
+        ra_source_destroy(im.src);
+        return NULL;
+    }
+    return im.src;
+}
+
+#pragma clang assume_nonnull end

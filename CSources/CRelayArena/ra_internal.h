@@ -1,0 +1,93 @@
+// Internal layout of record sources and growable buffers shared by the C core's files.
+// The arena format is described in ARENA.md beside this file.
+#ifndef RA_INTERNAL_H
+#define RA_INTERNAL_H
+
+#include "relay_arena.h"
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <string.h>
+
+#pragma clang assume_nonnull begin
+
+#define RA_HEAP_ALIGN 4u
+#define RA_MAX_SYMBOLS 0x7FFFFFF0u
+#define RA_MAX_FIELDS_PER_RECORD 0xFFFFu
+
+/// Growable byte buffer; offsets into it stay valid when it moves.
+typedef struct ra_buf {
+    uint8_t *_Nullable data;
+    size_t len, cap;
+} ra_buf;
+
+bool ra_buf_reserve(ra_buf *b, size_t extra);
+bool ra_buf_append(ra_buf *b, const void *_Nullable p, size_t n);
+void ra_buf_free(ra_buf *b);
+
+/// Grows `*p` (an array of `elem` bytes with capacity `*cap`) to hold `need` elements.
+bool ra_grow(void *_Nullable *_Nonnull p, uint32_t *cap, uint32_t need, size_t elem);
+
+typedef struct ra_symbol {
+    uint32_t offset;   // into sym_bytes
+    uint32_t length;
+    uint32_t hash;
+    uint32_t record;   // record index + 1; 0 = none
+} ra_symbol;
+
+typedef struct ra_record {
+    uint32_t id;       // symbol
+    uint32_t type;     // symbol; 0 = tombstone
+    uint32_t fields;   // first slot in fkeys/fvals
+    uint16_t count, cap;
+} ra_record;
+
+struct ra_source {
+    ra_buf sym_bytes;
+    ra_symbol *syms;         // syms[0] unused
+    uint32_t nsyms, capsyms;
+    uint32_t *index;         // open addressing over symbol ids
+    uint32_t index_cap;      // power of two
+    ra_record *recs;
+    uint32_t nrecs, caprecs;
+    uint32_t *fkeys;
+    uint64_t *fvals;
+    uint32_t nfields, capfields;
+    ra_buf heap;
+    uint32_t *updated;       // symbols updated by the last publish
+    uint32_t nupdated, capupdated;
+    pthread_rwlock_t lock;
+};
+
+uint32_t ra_hash(const void *p, size_t n);
+/// Interns `text`; returns the symbol (>0) or 0 when out of memory / past the limit.
+uint32_t ra_intern(ra_source *s, const char *text, size_t len);
+uint32_t ra_lookup(const ra_source *s, const char *text, size_t len, uint32_t hash);
+static inline const char *ra_sym_ptr(const ra_source *s, uint32_t sym) {
+    return (const char *)s->sym_bytes.data + s->syms[sym].offset;
+}
+
+/// Record index for the symbol, creating an empty record with `type` when absent. -1 on OOM.
+int64_t ra_record_get_or_create(ra_source *s, uint32_t id_sym, uint32_t type_sym, bool *created);
+/// Sets a field; grows (relocates) the record's slots when full. false on OOM / limit.
+bool ra_record_set(ra_source *s, uint32_t rec, uint32_t key, uint64_t value);
+uint64_t ra_record_get(const ra_source *s, uint32_t rec, uint32_t key);
+
+/// Appends a {u32 len, len bytes} slot to the heap; returns a pointer to the bytes, NULL on OOM.
+uint8_t *_Nullable ra_heap_alloc(ra_source *s, uint32_t len, uint64_t *off);
+/// Appends {u32 len, bytes} to the heap; returns the value word with `tag`, 0 on OOM.
+uint64_t ra_heap_put(ra_source *s, unsigned tag, const void *_Nullable bytes, uint32_t len);
+/// Appends {u32 count, u32 syms...}; returns a REFS word, 0 on OOM.
+uint64_t ra_heap_put_refs(ra_source *s, const uint32_t *syms, uint32_t count);
+static inline uint64_t ra_make(unsigned tag, uint64_t payload) { return ((uint64_t)tag << 60) | payload; }
+static inline uint32_t ra_load_u32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
+
+void ra_error_set(ra_error *_Nullable err, ra_status code, uint64_t offset, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/// JSON.stringify-style string escaping appended to `b`.
+bool ra_json_escape(ra_buf *b, const uint8_t *s, size_t n);
+
+#pragma clang assume_nonnull end
+
+#endif

@@ -1,0 +1,981 @@
+// The streaming normalizer: yajl callbacks interpret the plan, stage each record until its
+// object closes (id and __typename may come last), then commit it into the delta source.
+#include "ra_normalize.h"
+#include <stdio.h>
+#include <stdlib.h>
+
+static const yajl_callbacks callbacks;
+
+// MARK: - Errors
+
+static void append_path(ra_normalizer *n, char *out, size_t cap) {
+    size_t len = 0;
+    out[0] = 0;
+    for (uint32_t d = 0; d < n->depth; d++) {
+        const frame *f = &n->frames[d];
+        char part[160];
+        part[0] = 0;
+        if (f->kind == F_RECORD && f->sel == RA_NONE) {
+            snprintf(part, sizeof part, "data");
+        } else if (f->kind == F_RECORD && f->index >= 0) {
+            snprintf(part, sizeof part, ".%lld", (long long)f->index);
+        } else if ((f->kind == F_RECORD || f->kind == F_LIST) && f->sel != RA_NONE) {
+            uint32_t kl;
+            const char *k = ra_plan_str(n->plan, n->plan->sels[f->sel].response_key, &kl);
+            snprintf(part, sizeof part, ".%.*s", (int)(kl > 120 ? 120 : kl), k);
+        }
+        size_t pl = strlen(part);
+        if (len + pl + 1 < cap) {
+            memcpy(out + len, part, pl + 1);
+            len += pl;
+        }
+    }
+    if (n->depth) {
+        const frame *top = &n->frames[n->depth - 1];
+        if (top->kind == F_RECORD && top->cur_key != RA_NONE) {
+            uint32_t kl;
+            const char *k = ra_plan_str(n->plan, top->cur_key, &kl);
+            snprintf(out + len, cap - len, ".%.*s", (int)(kl > 120 ? 120 : kl), k);
+        } else if (top->kind == F_LIST) {
+            snprintf(out + len, cap - len, ".%u", top->count);
+        }
+    }
+}
+
+// Records the first error (with the response path) and stops the parse.
+__attribute__((format(printf, 3, 4))) static int fail(ra_normalizer *n, ra_status code, const char *fmt, ...) {
+    if (n->failed) return 0;
+    n->failed = true;
+    n->err.code = code;
+    n->err.offset = n->consumed + (n->yh ? yajl_get_bytes_consumed(n->yh) : 0);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(n->err.message, sizeof n->err.message, fmt, ap);
+    va_end(ap);
+    append_path(n, n->err.path, sizeof n->err.path);
+    return 0;
+}
+
+static int oom(ra_normalizer *n) { return fail(n, RA_ERR_NOMEM, "out of memory while normalizing"); }
+
+static const char *sel_name(const ra_normalizer *n, uint32_t sel, int *len) {
+    uint32_t l;
+    const char *s = ra_plan_str(n->plan, n->plan->sels[sel].response_key, &l);
+    *len = (int)(l > 200 ? 200 : l);
+    return s;
+}
+
+// MARK: - Staging helpers
+
+static uint64_t stage_bytes(ra_normalizer *n, unsigned tag, const void *_Nullable p, size_t len) {
+    if (len > UINT32_MAX - 16) return 0;
+    ra_buf *b = &n->bytes;
+    size_t pad = (4 - (b->len % 4)) % 4;
+    if (!ra_buf_reserve(b, pad + 4 + len)) return 0;
+    memset(b->data + b->len, 0, pad);
+    b->len += pad;
+    uint64_t off = b->len;
+    uint32_t l = (uint32_t)len;
+    memcpy(b->data + b->len, &l, 4);
+    if (len) memcpy(b->data + b->len + 4, p, len);
+    b->len += 4 + len;
+    return ra_make(tag, off);
+}
+
+static bool stage_field(ra_normalizer *n, uint32_t key, uint64_t value, uint32_t buffered) {
+    if (!ra_grow((void **)&n->fields, &n->cap_fields, n->nfields + 1, sizeof(staged_field))) return false;
+    n->fields[n->nfields++] = (staged_field){.key = key, .buffered = buffered, .value = value};
+    return true;
+}
+
+static frame *push(ra_normalizer *n, uint8_t kind) {
+    if (n->depth >= n->limits.max_depth) {
+        fail(n, RA_ERR_DEPTH, "nesting deeper than the limit of %u", n->limits.max_depth);
+        return NULL;
+    }
+    if (!ra_grow((void **)&n->frames, &n->cap_frames, n->depth + 1, sizeof(frame))) {
+        oom(n);
+        return NULL;
+    }
+    frame *f = &n->frames[n->depth++];
+    memset(f, 0, sizeof *f);
+    f->kind = kind;
+    f->sel = RA_NONE;
+    f->cur_key = RA_NONE;
+    f->index = -1;
+    f->field_base = n->nfields;
+    f->item_base = n->nitems;
+    f->pend_base = n->npend;
+    f->byte_base = n->bytes.len;
+    f->key_base = (uint32_t)n->keys.len;
+    f->tbl_base = n->ntbl;
+    return f;
+}
+
+static bool is_zero_number(const char *s, size_t len) {
+    for (size_t i = 0; i < len; i++) {
+        char c = s[i];
+        if (c == 'e' || c == 'E') break;
+        if (c >= '1' && c <= '9') return false;
+    }
+    return true;
+}
+
+// Integers of up to 17 digits fit the 60-bit inline form exactly; anything else stays text.
+static uint64_t number_value(ra_normalizer *n, const char *s, size_t len) {
+    size_t i = s[0] == '-' ? 1 : 0;
+    if (len - i >= 1 && len - i <= 17) {
+        int64_t v = 0;
+        size_t j = i;
+        for (; j < len && s[j] >= '0' && s[j] <= '9'; j++) v = v * 10 + (s[j] - '0');
+        if (j == len) return ra_make(RA_TAG_INT, (uint64_t)(i ? -v : v) & 0x0FFFFFFFFFFFFFFFull);
+    }
+    return stage_bytes(n, RA_TAG_NUMBER, s, len);
+}
+
+// MARK: - Duplicate keys among unmatched keys of one map
+
+static bool key_at(const ra_normalizer *n, uint32_t off, const uint8_t **p, uint32_t *len) {
+    *len = ra_load_u32(n->keys.data + off);
+    *p = n->keys.data + off + 4;
+    return true;
+}
+
+static bool tbl_insert(ra_normalizer *n, frame *f, uint32_t off) {
+    const uint8_t *p;
+    uint32_t len;
+    key_at(n, off, &p, &len);
+    uint32_t mask = f->tbl_cap - 1;
+    for (uint32_t i = ra_hash(p, len) & mask;; i = (i + 1) & mask) {
+        if (!n->tbl[f->tbl_base + i]) {
+            n->tbl[f->tbl_base + i] = off + 1;
+            return true;
+        }
+    }
+}
+
+// Returns 1 when the key was new, 0 for a duplicate, -1 on OOM.
+static int remember_key(ra_normalizer *n, frame *f, const unsigned char *key, size_t len) {
+    if (f->nkeys < 8) {
+        uint64_t off = f->key_base;
+        for (uint32_t i = 0; i < f->nkeys; i++) {
+            uint32_t kl = ra_load_u32(n->keys.data + off);
+            if (kl == len && memcmp(n->keys.data + off + 4, key, len) == 0) return 0;
+            off += 4 + kl + ((4 - (kl % 4)) % 4);
+        }
+    } else {
+        if (f->tbl_cap < 4 * (f->nkeys + 1)) {
+            // Rebuild this map's table (it sits on top of the table stack).
+            uint32_t cap = f->tbl_cap ? f->tbl_cap * 2 : 64;
+            while (cap < 4 * (f->nkeys + 1)) cap *= 2;
+            if (!ra_grow((void **)&n->tbl, &n->cap_tbl, f->tbl_base + cap, sizeof(uint32_t))) return -1;
+            memset(n->tbl + f->tbl_base, 0, cap * sizeof(uint32_t));
+            f->tbl_cap = cap;
+            n->ntbl = f->tbl_base + cap;
+            uint64_t off = f->key_base;
+            for (uint32_t i = 0; i < f->nkeys; i++) {
+                tbl_insert(n, f, (uint32_t)off);
+                uint32_t kl = ra_load_u32(n->keys.data + off);
+                off += 4 + kl + ((4 - (kl % 4)) % 4);
+            }
+        }
+        uint32_t mask = f->tbl_cap - 1;
+        for (uint32_t i = ra_hash(key, len) & mask;; i = (i + 1) & mask) {
+            uint32_t e = n->tbl[f->tbl_base + i];
+            if (!e) break;
+            const uint8_t *p;
+            uint32_t kl;
+            key_at(n, e - 1, &p, &kl);
+            if (kl == len && memcmp(p, key, len) == 0) return 0;
+        }
+    }
+    if (len > UINT32_MAX - 8 || n->keys.len + len + 8 > UINT32_MAX) return -1;
+    uint32_t off = (uint32_t)n->keys.len;
+    uint32_t l = (uint32_t)len;
+    size_t pad = (4 - (len % 4)) % 4;
+    static const uint8_t zeros[4] = {0};
+    if (!ra_buf_append(&n->keys, &l, 4) || !ra_buf_append(&n->keys, key, len) || !ra_buf_append(&n->keys, zeros, pad))
+        return -1;
+    f->nkeys++;
+    if (f->tbl_cap) tbl_insert(n, f, off);
+    return 1;
+}
+
+static void pop(ra_normalizer *n) {
+    frame *f = &n->frames[--n->depth];
+    n->keys.len = f->key_base;
+    n->ntbl = f->tbl_base;
+}
+
+// MARK: - Capture (custom scalars, buffered values, the errors member) as minified JSON
+
+static ra_buf *capture_buf(ra_normalizer *n, const frame *f) { return f->to_errors ? &n->errors_json : &n->bytes; }
+
+static bool capture_sep(ra_normalizer *n, frame *f) {
+    if (f->kind == F_CAPTURE_ARRAY && f->count++ > 0) return ra_buf_append(capture_buf(n, f), ",", 1);
+    return true;
+}
+
+static int capture_begin(ra_normalizer *n, frame *parent, bool to_errors, uint8_t kind) {
+    frame *f = push(n, kind);
+    if (!f) return 0;
+    f->outer = true;
+    f->to_errors = to_errors;
+    ra_buf *b = capture_buf(n, f);
+    if (!to_errors) {
+        size_t pad = (4 - (b->len % 4)) % 4;
+        static const uint8_t zeros[8] = {0};
+        if (!ra_buf_append(b, zeros, pad + 4)) return oom(n);
+        f->cap_off = b->len - 4;
+    }
+    (void)parent;
+    return ra_buf_append(b, kind == F_CAPTURE_MAP ? "{" : "[", 1) ? 1 : oom(n);
+}
+
+static int stage_value(ra_normalizer *n, frame *rec, uint64_t value);
+
+// The outermost capture closed: its text becomes the parent's staged value.
+static int capture_end(ra_normalizer *n, frame *f) {
+    bool to_errors = f->to_errors;
+    uint64_t off = f->cap_off;
+    pop(n);
+    if (to_errors) return 1;
+    uint32_t len = (uint32_t)(n->bytes.len - off - 4);
+    memcpy(n->bytes.data + off, &len, 4);
+    return stage_value(n, &n->frames[n->depth - 1], ra_make(RA_TAG_JSON, off));
+}
+
+static int capture_scalar(ra_normalizer *n, frame *f, const char *text, size_t len, bool quote) {
+    ra_buf *b = capture_buf(n, f);
+    if (!capture_sep(n, f)) return oom(n);
+    bool ok = quote ? ra_json_escape(b, (const uint8_t *)text, len) : ra_buf_append(b, text, len);
+    return ok ? 1 : oom(n);
+}
+
+// MARK: - Records: conditions, IDs, commit
+
+static bool watch_present(const ra_normalizer *n, const frame *f, uint32_t name) {
+    const ra_set_info *info = &n->plan->info[f->set];
+    uint32_t nl;
+    const char *s = ra_plan_str(n->plan, name, &nl);
+    for (uint32_t w = 0; w < info->watch_count; w++)
+        if (ra_plan_str_eq(n->plan, n->plan->watch[info->watch_first + w], s, nl)) return (f->present >> w) & 1;
+    return false;
+}
+
+static bool conds_hold(const ra_normalizer *n, const frame *f, const char *type, size_t type_len, uint32_t first,
+                       uint32_t count) {
+    for (uint32_t c = first; c < first + count; c++) {
+        const ra_plan_cond *cond = &n->plan->conds[c];
+        if (cond->kind == RA_COND_TYPE_IS) {
+            if (!ra_plan_str_eq(n->plan, cond->name, type, type_len)) return false;
+        } else if (!watch_present(n, f, cond->name)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static int stage_value(ra_normalizer *n, frame *rec, uint64_t value) {
+    if (!value) return oom(n);
+    if (rec->kind == F_LIST) {
+        // Only records and nulls reach a list (checked by the callers).
+        uint32_t item = value == ra_make(RA_TAG_NULL, 0) ? 0
+                        : ra_value_tag(value) == RA_TAG_PEND ? (RA_ITEM_PEND | (uint32_t)ra_value_payload(value))
+                                                             : (uint32_t)ra_value_payload(value);
+        if (!ra_grow((void **)&n->items, &n->cap_items, n->nitems + 1, sizeof(uint32_t))) return oom(n);
+        n->items[n->nitems++] = item;
+        rec->count++;
+        return 1;
+    }
+    bool buffered = rec->cur == CUR_BUFFER;
+    uint32_t key = buffered ? rec->cur_sel : n->plan->sels[rec->cur_sel].storage_key;
+    return stage_field(n, key, value, buffered) ? 1 : oom(n);
+}
+
+// The staged value in the delta's terms: bytes copied, pending links resolved.
+static uint64_t to_delta(ra_normalizer *n, uint64_t v, const uint8_t *base) {
+    switch (ra_value_tag(v)) {
+    case RA_TAG_STRING:
+    case RA_TAG_NUMBER:
+    case RA_TAG_JSON: {
+        const uint8_t *p = base + ra_value_payload(v);
+        return ra_heap_put(n->delta, ra_value_tag(v), p + 4, ra_load_u32(p));
+    }
+    case RA_TAG_PEND: return ra_make(RA_TAG_REF, n->pend[ra_value_payload(v)].resolved);
+    case RA_TAG_REFS: {
+        const uint8_t *p = base + ra_value_payload(v);
+        uint32_t count = ra_load_u32(p);
+        uint64_t off;
+        uint8_t *out = ra_heap_alloc(n->delta, count * 4, &off);
+        if (!out) return 0;
+        memcpy(out - 4, &count, 4);
+        for (uint32_t i = 0; i < count; i++) {
+            uint32_t item = ra_load_u32(p + 4 + 4 * (size_t)i);
+            if (item & RA_ITEM_PEND) item = n->pend[item & ~RA_ITEM_PEND].resolved;
+            memcpy(out + 4 * (size_t)i, &item, 4);
+        }
+        return ra_make(RA_TAG_REFS, off);
+    }
+    default: return v;
+    }
+}
+
+static uint32_t plan_sym(ra_normalizer *n, uint32_t str) {
+    uint32_t l;
+    const char *s = ra_plan_str(n->plan, str, &l);
+    return ra_intern(n->delta, s, l);
+}
+
+static int commit(ra_normalizer *n, uint32_t id, uint32_t type, const staged_field *fields, uint32_t count,
+                  const uint8_t *base) {
+    bool created;
+    int64_t rec = ra_record_get_or_create(n->delta, id, type, &created);
+    if (rec < 0) return oom(n);
+    for (uint32_t i = 0; i < count; i++) {
+        if (fields[i].buffered) continue;
+        uint64_t v = fields[i].value;
+        if (ra_plan_str_eq(n->plan, fields[i].key, "__typename", 10)) {
+            // __typename is the record's type key, not a field of its own.
+            if (ra_value_tag(v) == RA_TAG_STRING) {
+                const uint8_t *p = base + ra_value_payload(v);
+                uint32_t t = ra_intern(n->delta, (const char *)p + 4, ra_load_u32(p));
+                if (!t) return oom(n);
+                n->delta->recs[rec].type = t;
+            }
+            continue;
+        }
+        uint32_t key = plan_sym(n, fields[i].key);
+        uint64_t dv = to_delta(n, v, base);
+        if (!key || !dv || !ra_record_set(n->delta, (uint32_t)rec, key, dv)) return oom(n);
+    }
+    return 1;
+}
+
+// generateClientID(parent, storageKey, index), or the ID the parent already links there in this
+// payload (relay reuses it when the same field is normalized twice).
+static uint32_t client_id(ra_normalizer *n, uint32_t parent, uint32_t storage_key, int64_t index) {
+    int64_t prec = ra_source_record_for_symbol(n->delta, parent);
+    if (prec >= 0) {
+        uint32_t kl;
+        const char *k = ra_plan_str(n->plan, storage_key, &kl);
+        uint32_t ksym = ra_source_find_symbol(n->delta, k, kl);
+        uint64_t prev = ksym ? ra_record_get(n->delta, (uint32_t)prec, ksym) : 0;
+        if (index < 0 && ra_value_tag(prev) == RA_TAG_REF) return (uint32_t)ra_value_payload(prev);
+        if (index >= 0 && ra_value_tag(prev) == RA_TAG_REFS && (uint64_t)index < ra_source_refs_count(n->delta, prev)) {
+            uint32_t s = ra_source_refs_at(n->delta, prev, (uint32_t)index);
+            if (s) return s;
+        }
+    }
+    ra_buf *b = &n->scratch;
+    b->len = 0;
+    uint32_t pl = n->delta->syms[parent].length, kl;
+    const char *ps = ra_sym_ptr(n->delta, parent);
+    const char *k = ra_plan_str(n->plan, storage_key, &kl);
+    bool ok = (pl >= 7 && memcmp(ps, "client:", 7) == 0) || ra_buf_append(b, "client:", 7);
+    ok = ok && ra_buf_append(b, ps, pl) && ra_buf_append(b, ":", 1) && ra_buf_append(b, k, kl);
+    if (ok && index >= 0) {
+        char num[24];
+        int len = snprintf(num, sizeof num, ":%lld", (long long)index);
+        ok = ra_buf_append(b, num, (size_t)len);
+    }
+    return ok ? ra_intern(n->delta, (const char *)b->data, b->len) : 0;
+}
+
+// The record's type for conditions and creation: __typename staged as a field wins, then the
+// field's concrete type, then the response's __typename.
+static const char *record_type(ra_normalizer *n, frame *f, size_t *len) {
+    for (uint32_t i = f->field_base; i < n->nfields; i++) {
+        if (!n->fields[i].buffered && ra_value_tag(n->fields[i].value) == RA_TAG_STRING &&
+            ra_plan_str_eq(n->plan, n->fields[i].key, "__typename", 10)) {
+            const uint8_t *p = n->bytes.data + ra_value_payload(n->fields[i].value);
+            *len = ra_load_u32(p);
+            return (const char *)p + 4;
+        }
+    }
+    if (f->sel == RA_NONE) {
+        *len = 6;
+        return "__Root";
+    }
+    uint32_t ct = n->plan->sels[f->sel].concrete_type;
+    if (ct != RA_NONE) {
+        uint32_t l;
+        const char *s = ra_plan_str(n->plan, ct, &l);
+        *len = l;
+        return s;
+    }
+    if (f->has_tn) {
+        *len = f->tn_len;
+        return (const char *)n->bytes.data + f->tn_off;
+    }
+    return NULL;
+}
+
+static int replay(ra_normalizer *n, uint32_t depth, uint32_t cand, uint64_t text_value);
+
+static int write_type_record(ra_normalizer *n, const char *type, size_t tlen, uint32_t key_str, bool value) {
+    ra_buf *b = &n->scratch;
+    b->len = 0;
+    if (!ra_buf_append(b, "client:__type:", 14) || !ra_buf_append(b, type, tlen)) return oom(n);
+    uint32_t id = ra_intern(n->delta, (const char *)b->data, b->len);
+    uint32_t key = plan_sym(n, key_str);
+    if (!id || !key || !n->sym_type_schema) return oom(n);
+    bool created;
+    int64_t rec = ra_record_get_or_create(n->delta, id, n->sym_type_schema, &created);
+    if (rec < 0 || !ra_record_set(n->delta, (uint32_t)rec, key, ra_make(value ? RA_TAG_TRUE : RA_TAG_FALSE, 0)))
+        return oom(n);
+    return 1;
+}
+
+// Resolves pending records above `mark` (parents after children, so walk backwards), commits
+// them in order, and drops them.
+static int settle_pending(ra_normalizer *n, uint32_t mark, uint32_t frame_depth, uint32_t frame_sym) {
+    for (uint32_t i = n->npend; i-- > mark;) {
+        pend_rec *p = &n->pend[i];
+        uint32_t parent = (p->parent & RA_ITEM_PEND) ? frame_sym : n->pend[p->parent].resolved;
+        if ((p->parent & RA_ITEM_PEND) && (p->parent & ~RA_ITEM_PEND) != frame_depth) return fail(n, RA_ERR_STATE, "pending record lost its parent");
+        p->resolved = client_id(n, parent, p->storage_key, p->index);
+        if (!p->resolved) return oom(n);
+    }
+    for (uint32_t i = mark; i < n->npend; i++) {
+        pend_rec *p = &n->pend[i];
+        if (!commit(n, p->resolved, p->type_sym, n->pfields + p->field_first, p->field_count, n->pbytes.data)) return 0;
+    }
+    if (mark < n->npend) {
+        n->npfields = n->pend[mark].field_first;
+        n->npend = mark;
+        if (mark == 0) n->pbytes.len = 0;
+    }
+    return 1;
+}
+
+static int close_record(ra_normalizer *n) {
+    uint32_t depth = n->depth - 1;
+    frame *f = &n->frames[depth];
+    bool root = f->sel == RA_NONE;
+    size_t tlen = 0;
+    const char *type = record_type(n, f, &tlen);
+    if (!type) {
+        f->cur_key = RA_NONE;
+        return fail(n, RA_ERR_TYPENAME, "Expected a typename for record: the object has no string `__typename`");
+    }
+    // Values whose selection depended on the type: replay them now that it is known.
+    for (uint32_t i = f->field_base; i < n->nfields; i++) {
+        if (!n->fields[i].buffered) continue;
+        const ra_entry *e = &n->plan->entries[n->fields[i].key];
+        uint64_t text = n->fields[i].value;
+        for (uint32_t c = e->first; c < e->first + e->count; c++) {
+            uint32_t cand = n->plan->cands[c];
+            const ra_plan_sel *s = &n->plan->sels[cand];
+            f = &n->frames[depth];
+            type = record_type(n, f, &tlen);
+            if (conds_hold(n, f, type, tlen, s->cond_first, s->cond_count) && !replay(n, depth, cand, text)) return 0;
+        }
+    }
+    f = &n->frames[depth];
+    type = record_type(n, f, &tlen);
+    // Copy the type: replays and commits below may move the staging bytes.
+    char type_copy[256];
+    char *type_heap = NULL;
+    const char *type_text = type_copy;
+    if (tlen < sizeof type_copy) {
+        memcpy(type_copy, type, tlen);
+    } else {
+        type_heap = malloc(tlen);
+        if (!type_heap) return oom(n);
+        memcpy(type_heap, type, tlen);
+        type_text = type_heap;
+    }
+    int ok = 1;
+    const ra_plan_set *set = &n->plan->sets[f->set];
+    for (uint32_t c = set->check_first; ok && c < set->check_first + set->check_count; c++) {
+        const ra_plan_check *chk = &n->plan->checks[c];
+        if (conds_hold(n, f, type_text, tlen, chk->cond_first, chk->cond_count))
+            ok = write_type_record(n, type_text, tlen, chk->abstract_key, watch_present(n, f, chk->abstract_key));
+    }
+    uint32_t type_sym = ok ? ra_intern(n->delta, type_text, tlen) : 0;
+    bool viewer = tlen == 6 && memcmp(type_text, "Viewer", 6) == 0;
+    free(type_heap);
+    if (!ok) return 0;
+    if (!type_sym) return oom(n);
+
+    if (!f->resolved && viewer && f->id_state != ID_STRING) {
+        f->resolved = ra_intern(n->delta, "client:root:viewer", 18);
+        if (!f->resolved) return oom(n);
+    }
+    frame *owner = root ? NULL : &n->frames[depth - 1];
+    if (owner && owner->kind == F_LIST) owner = &n->frames[depth - 2];
+    if (!f->resolved && owner && owner->resolved) {
+        f->resolved = client_id(n, owner->resolved, n->plan->sels[f->sel].storage_key, f->index);
+        if (!f->resolved) return oom(n);
+    }
+
+    uint64_t link;
+    if (f->resolved) {
+        if (!settle_pending(n, f->pend_base, depth, f->resolved)) return 0;
+        f = &n->frames[depth];
+        if (!commit(n, f->resolved, type_sym, n->fields + f->field_base, n->nfields - f->field_base, n->bytes.data))
+            return 0;
+        link = ra_make(RA_TAG_REF, f->resolved);
+    } else {
+        // Park the record until its parent's data ID is known.
+        if (!ra_grow((void **)&n->pend, &n->cap_pend, n->npend + 1, sizeof(pend_rec))) return oom(n);
+        uint32_t count = n->nfields - f->field_base;
+        if (!ra_grow((void **)&n->pfields, &n->cap_pfields, n->npfields + count, sizeof(staged_field))) return oom(n);
+        size_t pad = (4 - (n->pbytes.len % 4)) % 4;
+        static const uint8_t zeros[4] = {0};
+        if (!ra_buf_append(&n->pbytes, zeros, pad)) return oom(n);
+        uint64_t rebase = n->pbytes.len;
+        if (!ra_buf_append(&n->pbytes, n->bytes.data + f->byte_base, n->bytes.len - f->byte_base)) return oom(n);
+        uint32_t me = n->npend++;
+        pend_rec *p = &n->pend[me];
+        *p = (pend_rec){.field_first = n->npfields, .field_count = 0, .parent = RA_ITEM_PEND | (depth - 1),
+                        .storage_key = n->plan->sels[f->sel].storage_key, .index = f->index, .type_sym = type_sym};
+        if (n->frames[depth - 1].kind == F_LIST) p->parent = RA_ITEM_PEND | (depth - 2);
+        for (uint32_t i = f->field_base; i < n->nfields; i++) {
+            staged_field sf = n->fields[i];
+            if (sf.buffered) continue;
+            unsigned tag = ra_value_tag(sf.value);
+            if (tag == RA_TAG_STRING || tag == RA_TAG_NUMBER || tag == RA_TAG_JSON || tag == RA_TAG_REFS)
+                sf.value = ra_make(tag, ra_value_payload(sf.value) - f->byte_base + rebase);
+            n->pfields[n->npfields++] = sf;
+            p->field_count++;
+        }
+        for (uint32_t i = f->pend_base; i < me; i++)
+            if (n->pend[i].parent == (RA_ITEM_PEND | depth)) n->pend[i].parent = me;
+        link = ra_make(RA_TAG_PEND, me);
+    }
+    n->nfields = f->field_base;
+    n->bytes.len = f->byte_base;
+    pop(n);
+    if (root) return 1;
+    return stage_value(n, &n->frames[n->depth - 1], link);
+}
+
+// Feeds a buffered value back through the callbacks as the value of candidate `cand`.
+static int replay(ra_normalizer *n, uint32_t depth, uint32_t cand, uint64_t text_value) {
+    const uint8_t *p = n->bytes.data + ra_value_payload(text_value);
+    uint32_t len = ra_load_u32(p);
+    uint8_t *copy = malloc(len ? len : 1);
+    if (!copy) return oom(n);
+    memcpy(copy, p + 4, len);
+    frame *f = &n->frames[depth];
+    f->cur = CUR_DIRECT;
+    f->cur_sel = cand;
+    f->cur_key = n->plan->sels[cand].response_key;
+    f->cur_id = f->cur_tn = false;
+    yajl_handle inner = yajl_alloc(&callbacks, NULL, n);
+    yajl_handle outer = n->yh;
+    int ok = inner != NULL;
+    if (ok) {
+        n->yh = NULL;  // offsets in errors point at the record, not into the buffered text
+        yajl_status st = yajl_parse(inner, copy, len);
+        if (st == yajl_status_ok) st = yajl_complete_parse(inner);
+        ok = st == yajl_status_ok && !n->failed;
+        if (!ok && !n->failed) fail(n, RA_ERR_STATE, "buffered value failed to replay");
+        yajl_free(inner);
+        n->yh = outer;
+    } else {
+        oom(n);
+    }
+    free(copy);
+    if (ok) n->frames[depth].cur = CUR_SKIP;
+    return ok;
+}
+
+// MARK: - yajl callbacks
+
+static int on_scalar(ra_normalizer *n, uint64_t value, const char *text, size_t len, bool is_string, int kind) {
+    // kind: 0 null, 1 bool, 2 number, 3 string
+    if (n->failed) return 0;
+    if (!n->depth) return fail(n, RA_ERR_RESPONSE, "the response is not a JSON object");
+    frame *f = &n->frames[n->depth - 1];
+    switch (f->kind) {
+    case F_TOP:
+        if (f->cur == CUR_DATA) {
+            return kind == 0 ? fail(n, RA_ERR_RESPONSE, "the response has `data: null` (a failed request)")
+                             : fail(n, RA_ERR_RESPONSE, "`data` is not an object");
+        }
+        if (f->cur == CUR_ERRORS && kind != 0) return fail(n, RA_ERR_RESPONSE, "`errors` is not a list");
+        return 1;
+    case F_CAPTURE_MAP:
+    case F_CAPTURE_ARRAY: return capture_scalar(n, f, text, len, is_string);
+    case F_SKIP_MAP:
+    case F_SKIP_ARRAY: return 1;
+    case F_LIST:
+        if (kind != 0) {
+            int nl;
+            const char *nm = sel_name(n, f->sel, &nl);
+            return fail(n, RA_ERR_SHAPE, "Expected elements for field `%.*s` to be objects", nl, nm);
+        }
+        return stage_value(n, f, ra_make(RA_TAG_NULL, 0));
+    default: break;
+    }
+    // A record's member.
+    if (f->cur_id && f->sel != RA_NONE) {
+        bool falsy = kind == 0 || (kind == 1 && value == ra_make(RA_TAG_FALSE, 0)) || (kind == 3 && len == 0) ||
+                     (kind == 2 && is_zero_number(text, len));
+        if (kind == 3 && len > 0) {
+            uint64_t v = stage_bytes(n, RA_TAG_STRING, text, len);
+            if (!v) return oom(n);
+            f = &n->frames[n->depth - 1];
+            f->id_state = ID_STRING;
+            f->id_off = ra_value_payload(v) + 4;
+            f->id_len = (uint32_t)len;
+            f->resolved = ra_intern(n->delta, text, len);
+            if (!f->resolved) return oom(n);
+        } else if (falsy) {
+            f->id_state = ID_FALSY;
+        } else {
+            int nl = 0;
+            const char *nm = sel_name(n, f->sel, &nl);
+            return fail(n, RA_ERR_ID, "Expected id on field `%.*s` to be a string", nl, nm);
+        }
+    }
+    if (f->cur_tn && kind == 3) {
+        uint64_t v = stage_bytes(n, RA_TAG_STRING, text, len);
+        if (!v) return oom(n);
+        f = &n->frames[n->depth - 1];
+        f->has_tn = true;
+        f->tn_off = ra_value_payload(v) + 4;
+        f->tn_len = (uint32_t)len;
+    }
+    if (f->cur == CUR_SKIP) return 1;
+    if (f->cur == CUR_BUFFER) {
+        // Buffer as JSON text: replayed when the record closes.
+        ra_buf tmp = {0};
+        bool ok = is_string ? ra_json_escape(&tmp, (const uint8_t *)text, len) : ra_buf_append(&tmp, text, len);
+        uint64_t v = ok ? stage_bytes(n, RA_TAG_JSON, tmp.data, tmp.len) : 0;
+        ra_buf_free(&tmp);
+        return stage_value(n, &n->frames[n->depth - 1], v);
+    }
+    const ra_plan_sel *s = &n->plan->sels[f->cur_sel];
+    if (s->kind != RA_SEL_SCALAR && kind != 0) {
+        int nl;
+        const char *nm = sel_name(n, f->cur_sel, &nl);
+        return fail(n, RA_ERR_SHAPE,
+                    s->kind == RA_SEL_LINKED ? "Expected data for field `%.*s` to be an object"
+                                             : "Expected data for field `%.*s` to be an array of objects",
+                    nl, nm);
+    }
+    if (kind == 2) value = number_value(n, text, len);
+    else if (kind == 3) value = stage_bytes(n, RA_TAG_STRING, text, len);
+    return stage_value(n, &n->frames[n->depth - 1], value);
+}
+
+static int cb_null(void *ctx) { return on_scalar(ctx, ra_make(RA_TAG_NULL, 0), "null", 4, false, 0); }
+static int cb_boolean(void *ctx, int b) {
+    return on_scalar(ctx, ra_make(b ? RA_TAG_TRUE : RA_TAG_FALSE, 0), b ? "true" : "false", b ? 4 : 5, false, 1);
+}
+static int cb_number(void *ctx, const char *s, size_t l) { return on_scalar(ctx, 0, s, l, false, 2); }
+static int cb_string(void *ctx, const unsigned char *s, size_t l) {
+    return on_scalar(ctx, 0, (const char *)s, l, true, 3);
+}
+
+static int on_start(ra_normalizer *n, bool map) {
+    if (n->failed) return 0;
+    if (!n->depth) {
+        if (n->saw_top || !map) return fail(n, RA_ERR_RESPONSE, "the response is not a JSON object");
+        n->saw_top = true;
+        return push(n, F_TOP) ? 1 : 0;
+    }
+    frame *f = &n->frames[n->depth - 1];
+    switch (f->kind) {
+    case F_TOP:
+        if (f->cur == CUR_DATA) {
+            if (!map) return fail(n, RA_ERR_RESPONSE, "`data` is not an object");
+            n->saw_data = true;
+            frame *r = push(n, F_RECORD);
+            if (!r) return 0;
+            r->set = 0;
+            r->resolved = n->root_sym;
+            return 1;
+        }
+        if (f->cur == CUR_ERRORS) {
+            if (map) return fail(n, RA_ERR_RESPONSE, "`errors` is not a list");
+            n->errors_json.len = 0;
+            return capture_begin(n, f, true, F_CAPTURE_ARRAY);
+        }
+        return push(n, map ? F_SKIP_MAP : F_SKIP_ARRAY) ? 1 : 0;
+    case F_CAPTURE_MAP:
+    case F_CAPTURE_ARRAY: {
+        if (!capture_sep(n, f) || !ra_buf_append(capture_buf(n, f), map ? "{" : "[", 1)) return oom(n);
+        bool to_errors = f->to_errors;
+        frame *c = push(n, map ? F_CAPTURE_MAP : F_CAPTURE_ARRAY);
+        if (c) c->to_errors = to_errors;
+        return c ? 1 : 0;
+    }
+    case F_SKIP_MAP:
+    case F_SKIP_ARRAY: return push(n, map ? F_SKIP_MAP : F_SKIP_ARRAY) ? 1 : 0;
+    case F_LIST: {
+        if (!map) {
+            int nl;
+            const char *nm = sel_name(n, f->sel, &nl);
+            return fail(n, RA_ERR_SHAPE, "Expected elements for field `%.*s` to be objects", nl, nm);
+        }
+        uint32_t set = f->set, sel = f->sel, index = f->count;
+        frame *r = push(n, F_RECORD);
+        if (!r) return 0;
+        r->set = set;
+        r->sel = sel;
+        r->index = index;
+        return 1;
+    }
+    default: break;
+    }
+    // A record's member.
+    if (f->cur_id && f->sel != RA_NONE) {
+        int nl;
+        const char *nm = sel_name(n, f->sel, &nl);
+        return fail(n, RA_ERR_ID, "Expected id on field `%.*s` to be a string", nl, nm);
+    }
+    if (f->cur == CUR_SKIP) return push(n, map ? F_SKIP_MAP : F_SKIP_ARRAY) ? 1 : 0;
+    if (f->cur == CUR_BUFFER) return capture_begin(n, f, false, map ? F_CAPTURE_MAP : F_CAPTURE_ARRAY);
+    uint32_t cs = f->cur_sel;
+    const ra_plan_sel *s = &n->plan->sels[cs];
+    int nl;
+    const char *nm = sel_name(n, cs, &nl);
+    switch (s->kind) {
+    case RA_SEL_SCALAR:
+        if (s->shape == RA_SHAPE_SCALAR || (s->shape == RA_SHAPE_LIST && map))
+            return fail(n, RA_ERR_SHAPE, "Expected a %s for field `%.*s`, got %s",
+                        s->shape == RA_SHAPE_SCALAR ? "scalar" : "list", nl, nm, map ? "an object" : "a list");
+        return capture_begin(n, f, false, map ? F_CAPTURE_MAP : F_CAPTURE_ARRAY);
+    case RA_SEL_LINKED: {
+        if (!map) return fail(n, RA_ERR_SHAPE, "Expected data for field `%.*s` to be an object", nl, nm);
+        frame *r = push(n, F_RECORD);
+        if (!r) return 0;
+        r->set = s->child_set;
+        r->sel = cs;
+        return 1;
+    }
+    default: {
+        if (map) return fail(n, RA_ERR_SHAPE, "Expected data for field `%.*s` to be an array of objects", nl, nm);
+        frame *l = push(n, F_LIST);
+        if (!l) return 0;
+        l->set = s->child_set;
+        l->sel = cs;
+        return 1;
+    }
+    }
+}
+
+static int cb_start_map(void *ctx) { return on_start(ctx, true); }
+static int cb_start_array(void *ctx) { return on_start(ctx, false); }
+
+static int cb_map_key(void *ctx, const unsigned char *key, size_t len) {
+    ra_normalizer *n = ctx;
+    if (n->failed) return 0;
+    frame *f = &n->frames[n->depth - 1];
+    if (f->kind == F_RECORD) {
+        const ra_set_info *info = &n->plan->info[f->set];
+        f->cur = CUR_SKIP;
+        f->cur_key = RA_NONE;
+        uint32_t e = 0;
+        for (; e < info->entry_count; e++) {
+            const ra_entry *en = &n->plan->entries[info->entry_first + e];
+            if (ra_plan_str_eq(n->plan, en->key, key, len)) break;
+        }
+        bool dup;
+        if (e < info->entry_count && e < 64) {
+            dup = (f->seen >> e) & 1;
+            f->seen |= 1ull << e;
+        } else {
+            int r = remember_key(n, f, key, len);
+            if (r < 0) return oom(n);
+            dup = r == 0;
+        }
+        if (dup) return fail(n, RA_ERR_DUPLICATE_KEY, "duplicate key `%.*s` in one object", (int)(len > 200 ? 200 : len), key);
+        f = &n->frames[n->depth - 1];
+        f->cur_id = len == 2 && key[0] == 'i' && key[1] == 'd';
+        f->cur_tn = len == 10 && memcmp(key, "__typename", 10) == 0;
+        for (uint32_t w = 0; w < info->watch_count; w++)
+            if (ra_plan_str_eq(n->plan, n->plan->watch[info->watch_first + w], key, len)) f->present |= 1ull << w;
+        if (e < info->entry_count) {
+            const ra_entry *en = &n->plan->entries[info->entry_first + e];
+            f->cur_key = en->key;
+            if (en->direct) {
+                f->cur = CUR_DIRECT;
+                f->cur_sel = n->plan->cands[en->first];
+            } else {
+                f->cur = CUR_BUFFER;
+                f->cur_sel = info->entry_first + e;
+            }
+        }
+        return 1;
+    }
+    int r = remember_key(n, f, key, len);
+    if (r < 0) return oom(n);
+    f = &n->frames[n->depth - 1];
+    if (r == 0) return fail(n, RA_ERR_DUPLICATE_KEY, "duplicate key `%.*s` in one object", (int)(len > 200 ? 200 : len), key);
+    if (f->kind == F_TOP) {
+        f->cur = (len == 4 && memcmp(key, "data", 4) == 0)     ? CUR_DATA
+                 : (len == 6 && memcmp(key, "errors", 6) == 0) ? CUR_ERRORS
+                                                               : CUR_SKIP;
+        return 1;
+    }
+    if (f->kind == F_CAPTURE_MAP) {
+        ra_buf *b = capture_buf(n, f);
+        bool ok = (f->count++ == 0 || ra_buf_append(b, ",", 1)) && ra_json_escape(b, key, len) && ra_buf_append(b, ":", 1);
+        return ok ? 1 : oom(n);
+    }
+    return 1;
+}
+
+static int cb_end_map(void *ctx) {
+    ra_normalizer *n = ctx;
+    if (n->failed) return 0;
+    frame *f = &n->frames[n->depth - 1];
+    switch (f->kind) {
+    case F_RECORD: return close_record(n);
+    case F_CAPTURE_MAP:
+        if (!ra_buf_append(capture_buf(n, f), "}", 1)) return oom(n);
+        if (f->outer) return capture_end(n, f);
+        pop(n);
+        return 1;
+    case F_TOP:
+        pop(n);
+        if (!n->saw_data) return fail(n, RA_ERR_RESPONSE, "the response has no `data`");
+        return 1;
+    default: pop(n); return 1;
+    }
+}
+
+static int cb_end_array(void *ctx) {
+    ra_normalizer *n = ctx;
+    if (n->failed) return 0;
+    frame *f = &n->frames[n->depth - 1];
+    if (f->kind == F_CAPTURE_ARRAY) {
+        if (!ra_buf_append(capture_buf(n, f), "]", 1)) return oom(n);
+        if (f->outer) return capture_end(n, f);
+        pop(n);
+        return 1;
+    }
+    if (f->kind == F_LIST) {
+        uint32_t count = n->nitems - f->item_base;
+        uint64_t v = stage_bytes(n, RA_TAG_REFS, count ? n->items + f->item_base : NULL, (size_t)count * 4);
+        if (!v) return oom(n);
+        memcpy(n->bytes.data + ra_value_payload(v), &count, 4);
+        n->nitems = f->item_base;
+        pop(n);
+        return stage_value(n, &n->frames[n->depth - 1], v);
+    }
+    pop(n);
+    return 1;
+}
+
+static const yajl_callbacks callbacks = {
+    .yajl_null = cb_null,
+    .yajl_boolean = cb_boolean,
+    .yajl_number = cb_number,
+    .yajl_string = cb_string,
+    .yajl_start_map = cb_start_map,
+    .yajl_map_key = cb_map_key,
+    .yajl_end_map = cb_end_map,
+    .yajl_start_array = cb_start_array,
+    .yajl_end_array = cb_end_array,
+};
+
+// MARK: - Public API
+
+ra_normalizer *ra_normalizer_create(const ra_plan *plan, const char *root_id, size_t root_len, ra_limits limits) {
+    ra_normalizer *n = calloc(1, sizeof *n);
+    if (!n) return NULL;
+    n->plan = plan;
+    n->limits = limits;
+    if (!n->limits.max_depth) n->limits.max_depth = 1000;
+    if (!n->limits.max_bytes) n->limits.max_bytes = UINT64_MAX;
+    n->delta = ra_source_create();
+    n->yh = yajl_alloc(&callbacks, NULL, n);
+    if (!n->delta || !n->yh) goto fail;
+    n->root_sym = ra_intern(n->delta, root_id, root_len);
+    uint32_t root_type = ra_intern(n->delta, "__Root", 6);
+    n->sym_type_schema = ra_intern(n->delta, "__TypeSchema", 12);
+    bool created;
+    if (!n->root_sym || !root_type || !n->sym_type_schema ||
+        ra_record_get_or_create(n->delta, n->root_sym, root_type, &created) < 0)
+        goto fail;
+    return n;
+fail:
+    ra_normalizer_destroy(n);
+    return NULL;
+}
+
+void ra_normalizer_destroy(ra_normalizer *n) {
+    if (!n) return;
+    if (n->yh) yajl_free(n->yh);
+    ra_source_destroy(n->delta);
+    free(n->frames);
+    free(n->fields);
+    free(n->items);
+    free(n->tbl);
+    free(n->pend);
+    free(n->pfields);
+    ra_buf_free(&n->bytes);
+    ra_buf_free(&n->keys);
+    ra_buf_free(&n->pbytes);
+    ra_buf_free(&n->errors_json);
+    ra_buf_free(&n->scratch);
+    free(n);
+}
+
+static ra_status parse_failed(ra_normalizer *n, yajl_status st, const uint8_t *bytes, size_t len) {
+    if (!n->failed) {
+        n->failed = true;
+        n->err.code = RA_ERR_JSON;
+        n->err.offset = n->consumed + yajl_get_bytes_consumed(n->yh);
+        unsigned char *msg = yajl_get_error(n->yh, 0, bytes, len);
+        snprintf(n->err.message, sizeof n->err.message, "malformed JSON: %s",
+                 msg ? (const char *)msg : "parse error");
+        if (msg) yajl_free_error(n->yh, msg);
+        // yajl's messages end with a newline; keep the error on one line.
+        size_t ml = strlen(n->err.message);
+        while (ml && (n->err.message[ml - 1] == '\n' || n->err.message[ml - 1] == ' ')) n->err.message[--ml] = 0;
+        append_path(n, n->err.path, sizeof n->err.path);
+    }
+    (void)st;
+    return n->err.code;
+}
+
+ra_status ra_normalizer_feed(ra_normalizer *n, const uint8_t *bytes, size_t len) {
+    if (n->failed) return n->err.code;
+    if (n->finished) {
+        ra_error_set(&n->err, RA_ERR_STATE, n->consumed, "feed after finish");
+        n->failed = true;
+        return RA_ERR_STATE;
+    }
+    if (len > n->limits.max_bytes - n->consumed) {
+        n->failed = true;
+        ra_error_set(&n->err, RA_ERR_SIZE, n->limits.max_bytes, "the response is larger than the limit of %llu bytes",
+                     (unsigned long long)n->limits.max_bytes);
+        return RA_ERR_SIZE;
+    }
+    if (!len) return RA_OK;
+    yajl_status st = yajl_parse(n->yh, bytes, len);
+    if (st != yajl_status_ok) return parse_failed(n, st, bytes, len);
+    n->consumed += len;
+    return RA_OK;
+}
+
+ra_status ra_normalizer_attach_errors(ra_normalizer *n);
+
+ra_status ra_normalizer_finish(ra_normalizer *n) {
+    if (n->failed) return n->err.code;
+    if (n->finished) return RA_OK;
+    n->finished = true;
+    yajl_status st = yajl_complete_parse(n->yh);
+    if (st != yajl_status_ok) return parse_failed(n, st, NULL, 0);
+    if (!n->saw_top) {
+        n->failed = true;
+        ra_error_set(&n->err, RA_ERR_RESPONSE, n->consumed, "the response is empty");
+        return RA_ERR_RESPONSE;
+    }
+    if (n->errors_json.len) {
+        ra_status s = ra_normalizer_attach_errors(n);
+        if (s != RA_OK) return s;
+    }
+    return RA_OK;
+}
+
+const ra_error *ra_normalizer_error(const ra_normalizer *n) { return &n->err; }
+const ra_source *ra_normalizer_delta(const ra_normalizer *n) { return n->delta; }

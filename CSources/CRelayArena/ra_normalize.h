@@ -1,0 +1,84 @@
+// Internal state of the streaming normalizer: the frame stack, the staging stacks (fields,
+// bytes, list items, unmatched keys) and the pending records whose data ID awaits a parent.
+#ifndef RA_NORMALIZE_H
+#define RA_NORMALIZE_H
+#include "ra_plan.h"
+#include <yajl/yajl_parse.h>
+
+#pragma clang assume_nonnull begin
+
+enum { F_TOP, F_RECORD, F_LIST, F_CAPTURE_MAP, F_CAPTURE_ARRAY, F_SKIP_MAP, F_SKIP_ARRAY };
+enum { CUR_SKIP, CUR_DIRECT, CUR_BUFFER, CUR_DATA, CUR_ERRORS };
+enum { ID_NONE, ID_STRING, ID_FALSY };
+
+// A staged value uses the store's tags; offsets point into the staging byte stack (or the
+// pending bytes once a record is parked). RA_TAG_PEND links to a pending record.
+#define RA_TAG_PEND 15u
+#define RA_ITEM_PEND 0x80000000u
+
+typedef struct staged_field {
+    uint32_t key;     // plan string index of the storage key (or entry index when buffered)
+    uint32_t buffered;
+    uint64_t value;
+} staged_field;
+
+typedef struct frame {
+    uint8_t kind, cur, id_state;
+    bool has_tn, cur_id, cur_tn, to_errors, outer;
+    uint32_t set;          // RECORD: selection set; LIST: element set
+    uint32_t sel;          // the selection that opened a RECORD/LIST (RA_NONE for the root)
+    uint32_t cur_sel;      // candidate (CUR_DIRECT) or entry (CUR_BUFFER) for the next value
+    uint32_t cur_key;      // plan string of the current key, RA_NONE when unmatched
+    uint32_t field_base, item_base, pend_base;
+    uint32_t count;        // capture: members written; LIST: next index
+    int64_t index;         // RECORD inside a LIST: its index; otherwise -1
+    uint64_t byte_base;    // staging bytes length at open
+    uint64_t cap_off;      // outermost capture: heap-style slot of the JSON text
+    uint64_t seen, present;
+    uint32_t key_base, nkeys, tbl_base, tbl_cap;
+    uint64_t id_off, tn_off;
+    uint32_t id_len, tn_len;
+    uint32_t resolved;     // delta symbol once the data ID is known
+} frame;
+
+typedef struct pend_rec {
+    uint32_t field_first, field_count;
+    uint32_t parent;       // pending index, or RA_ITEM_PEND | frame depth
+    uint32_t storage_key;  // plan string
+    int64_t index;
+    uint32_t type_sym;     // creation type (delta symbol)
+    uint32_t resolved;
+} pend_rec;
+
+struct ra_normalizer {
+    const ra_plan *plan;
+    ra_source *delta;
+    yajl_handle yh;
+    ra_limits limits;
+    ra_error err;
+    bool failed, finished, saw_data, saw_top;
+    uint64_t consumed;     // bytes of earlier chunks
+    uint32_t root_sym;
+    frame *frames;
+    uint32_t depth, cap_frames;
+    staged_field *fields;
+    uint32_t nfields, cap_fields;
+    ra_buf bytes;          // staging bytes (aligned {u32 len, bytes} slots and raw text)
+    uint32_t *items;
+    uint32_t nitems, cap_items;
+    ra_buf keys;           // unmatched keys of open maps: {u32 len, bytes} slots
+    uint32_t *tbl;         // per-map hash tables over `keys`, stacked
+    uint32_t ntbl, cap_tbl;
+    pend_rec *pend;
+    uint32_t npend, cap_pend;
+    staged_field *pfields;
+    uint32_t npfields, cap_pfields;
+    ra_buf pbytes;
+    ra_buf errors_json;    // the response's `errors` member, as received
+    ra_buf scratch;
+    uint32_t sym_typename, sym_type_schema;
+};
+
+#pragma clang assume_nonnull end
+
+#endif

@@ -1,0 +1,137 @@
+// Plan construction: copies the caller's arrays, checks every index once (so the normalizer
+// can trust them), and groups each set's selections by response key.
+#include "ra_plan.h"
+#include <stdlib.h>
+
+void ra_plan_destroy(ra_plan *p) {
+    if (!p) return;
+    free(p->strings);
+    free(p->str);
+    free(p->sets);
+    free(p->sels);
+    free(p->conds);
+    free(p->checks);
+    free(p->info);
+    free(p->entries);
+    free(p->cands);
+    free(p->watch);
+    free(p);
+}
+
+static void *dup_array(const void *src, size_t n, size_t elem) {
+    void *p = malloc(n ? n * elem : 1);
+    if (p && n) memcpy(p, src, n * elem);
+    return p;
+}
+
+static bool conds_ok(const ra_plan *p, uint32_t first, uint32_t count) {
+    if (first > p->nconds || count > p->nconds - first) return false;
+    for (uint32_t i = first; i < first + count; i++)
+        if (p->conds[i].kind > RA_COND_HAS_KEY || p->conds[i].name >= p->nstr) return false;
+    return true;
+}
+
+static bool add_watch(ra_plan *p, ra_set_info *info, uint32_t name, uint32_t *cap) {
+    for (uint32_t w = info->watch_first; w < info->watch_first + info->watch_count; w++) {
+        uint32_t a, b;
+        const char *x = ra_plan_str(p, p->watch[w], &a);
+        const char *y = ra_plan_str(p, name, &b);
+        if (a == b && memcmp(x, y, a) == 0) return true;
+    }
+    if (info->watch_count >= RA_MAX_WATCH) return false;
+    if (!ra_grow((void **)&p->watch, cap, p->nwatch + 1, sizeof(uint32_t))) return false;
+    p->watch[p->nwatch++] = name;
+    info->watch_count++;
+    return true;
+}
+
+ra_plan *ra_plan_create(const char *strings, size_t strings_len, const ra_plan_string *string_table,
+                        uint32_t string_count, const ra_plan_set *sets, uint32_t set_count,
+                        const ra_plan_sel *sels, uint32_t sel_count, const ra_plan_cond *conds,
+                        uint32_t cond_count, const ra_plan_check *checks, uint32_t check_count,
+                        ra_error *err) {
+    ra_plan *p = calloc(1, sizeof *p);
+    if (!p) goto oom;
+    p->strings = dup_array(strings, strings_len, 1);
+    p->str = dup_array(string_table, string_count, sizeof *string_table);
+    p->sets = dup_array(sets, set_count, sizeof *sets);
+    p->sels = dup_array(sels, sel_count, sizeof *sels);
+    p->conds = dup_array(conds, cond_count, sizeof(ra_plan_cond));
+    p->checks = dup_array(checks, check_count, sizeof(ra_plan_check));
+    p->info = calloc(set_count ? set_count : 1, sizeof *p->info);
+    p->entries = malloc((sel_count ? sel_count : 1) * sizeof *p->entries);
+    p->cands = malloc((sel_count ? sel_count : 1) * sizeof *p->cands);
+    if (!p->strings || !p->str || !p->sets || !p->sels || !p->conds || !p->checks || !p->info || !p->entries ||
+        !p->cands)
+        goto oom;
+    p->strings_len = strings_len;
+    p->nstr = string_count;
+    p->nsets = set_count;
+    p->nsels = sel_count;
+    p->nconds = cond_count;
+    p->nchecks = check_count;
+
+    if (set_count == 0) goto bad;
+    for (uint32_t i = 0; i < string_count; i++)
+        if (p->str[i].offset > strings_len || p->str[i].length > strings_len - p->str[i].offset) goto bad;
+    for (uint32_t i = 0; i < sel_count; i++) {
+        const ra_plan_sel *s = &p->sels[i];
+        if (s->kind > RA_SEL_PLURAL || s->response_key >= string_count || s->storage_key >= string_count) goto bad;
+        if (s->kind != RA_SEL_SCALAR && s->child_set >= set_count) goto bad;
+        if (s->kind != RA_SEL_SCALAR && s->concrete_type != RA_NONE && s->concrete_type >= string_count) goto bad;
+        if (s->kind == RA_SEL_SCALAR && s->shape > RA_SHAPE_LIST) goto bad;
+        if (!conds_ok(p, s->cond_first, s->cond_count)) goto bad;
+    }
+    for (uint32_t i = 0; i < check_count; i++)
+        if (p->checks[i].abstract_key >= string_count || !conds_ok(p, p->checks[i].cond_first, p->checks[i].cond_count))
+            goto bad;
+
+    uint32_t watch_cap = 0;
+    for (uint32_t si = 0; si < set_count; si++) {
+        const ra_plan_set *set = &p->sets[si];
+        if (set->sel_first > sel_count || set->sel_count > sel_count - set->sel_first) goto bad;
+        if (set->check_first > check_count || set->check_count > check_count - set->check_first) goto bad;
+        ra_set_info *info = &p->info[si];
+        info->entry_first = p->nentries;
+        info->watch_first = p->nwatch;
+        // Group candidates by response key, keeping selection order within a key.
+        uint32_t cand_at = set->sel_first;
+        for (uint32_t k = set->sel_first; k < set->sel_first + set->sel_count; k++) {
+            uint32_t klen;
+            const char *key = ra_plan_str(p, p->sels[k].response_key, &klen);
+            bool seen = false;
+            for (uint32_t e = info->entry_first; e < p->nentries && !seen; e++)
+                seen = ra_plan_str_eq(p, p->entries[e].key, key, klen);
+            if (seen) continue;
+            ra_entry *e = &p->entries[p->nentries++];
+            e->key = p->sels[k].response_key;
+            e->first = cand_at;
+            e->count = 0;
+            for (uint32_t j = k; j < set->sel_first + set->sel_count; j++) {
+                if (ra_plan_str_eq(p, p->sels[j].response_key, key, klen)) {
+                    p->cands[cand_at++] = j;
+                    e->count++;
+                }
+            }
+            e->direct = e->count == 1 && p->sels[p->cands[e->first]].cond_count == 0;
+        }
+        info->entry_count = p->nentries - info->entry_first;
+        for (uint32_t k = set->sel_first; k < set->sel_first + set->sel_count; k++)
+            for (uint32_t c = p->sels[k].cond_first; c < p->sels[k].cond_first + p->sels[k].cond_count; c++)
+                if (p->conds[c].kind == RA_COND_HAS_KEY && !add_watch(p, info, p->conds[c].name, &watch_cap)) goto bad;
+        for (uint32_t k = set->check_first; k < set->check_first + set->check_count; k++) {
+            if (!add_watch(p, info, p->checks[k].abstract_key, &watch_cap)) goto bad;
+            for (uint32_t c = p->checks[k].cond_first; c < p->checks[k].cond_first + p->checks[k].cond_count; c++)
+                if (p->conds[c].kind == RA_COND_HAS_KEY && !add_watch(p, info, p->conds[c].name, &watch_cap)) goto bad;
+        }
+    }
+    return p;
+oom:
+    ra_plan_destroy(p);
+    ra_error_set(err, RA_ERR_NOMEM, 0, "out of memory building a plan");
+    return NULL;
+bad:
+    ra_plan_destroy(p);
+    ra_error_set(err, RA_ERR_PLAN, 0, "malformed normalization plan");
+    return NULL;
+}

@@ -1,0 +1,54 @@
+// Internal form of a normalization plan: the caller's arrays plus, per selection set, the
+// response keys grouped into entries (candidates) and the __isX keys the set watches for.
+#ifndef RA_PLAN_H
+#define RA_PLAN_H
+#include "ra_internal.h"
+
+#pragma clang assume_nonnull begin
+
+#define RA_MAX_WATCH 64
+
+typedef struct ra_entry {
+    uint32_t key;          // string index of the response key
+    uint32_t first, count; // candidate selection indices in plan->cands
+    bool direct;           // one candidate without conditions: stream it
+} ra_entry;
+
+typedef struct ra_set_info {
+    uint32_t entry_first, entry_count;
+    uint32_t watch_first, watch_count;   // HAS_KEY names (string indices) in plan->watch
+} ra_set_info;
+
+struct ra_plan {
+    char *strings;
+    size_t strings_len;
+    ra_plan_string *str;
+    uint32_t nstr;
+    ra_plan_set *sets;
+    uint32_t nsets;
+    ra_plan_sel *sels;
+    uint32_t nsels;
+    ra_plan_cond *conds;
+    uint32_t nconds;
+    ra_plan_check *checks;
+    uint32_t nchecks;
+    ra_set_info *info;
+    ra_entry *entries;
+    uint32_t nentries;
+    uint32_t *cands;
+    uint32_t *watch;
+    uint32_t nwatch;
+};
+
+static inline const char *ra_plan_str(const ra_plan *p, uint32_t i, uint32_t *len) {
+    *len = p->str[i].length;
+    return p->strings + p->str[i].offset;
+}
+
+static inline bool ra_plan_str_eq(const ra_plan *p, uint32_t i, const void *s, size_t n) {
+    return p->str[i].length == n && memcmp(p->strings + p->str[i].offset, s, n) == 0;
+}
+
+#pragma clang assume_nonnull end
+
+#endif

@@ -1,0 +1,150 @@
+// Publish: merge a delta into the store field by field (relay's updateTargetFromSource +
+// RelayModernRecord.update). Everything that can fail happens before the first record changes.
+#include "ra_internal.h"
+#include <stdio.h>
+#include <stdlib.h>
+
+static bool numeric(unsigned tag) { return tag == RA_TAG_INT || tag == RA_TAG_NUMBER; }
+
+static double number_of(const ra_source *s, uint64_t v) {
+    if (ra_value_tag(v) == RA_TAG_INT) return (double)ra_value_int(v);
+    ra_bytes_ref r = ra_source_value_bytes(s, v);
+    char tmp[128];
+    size_t n = r.len < sizeof tmp - 1 ? r.len : sizeof tmp - 1;
+    memcpy(tmp, r.ptr, n);
+    tmp[n] = 0;
+    return strtod(tmp, NULL);
+}
+
+// Deep equality between a store value and a delta value (relay's areEqual on field values).
+static bool value_equal(const ra_source *st, uint64_t sv, const ra_source *d, uint64_t dv, const uint32_t *tr) {
+    unsigned st_tag = ra_value_tag(sv), d_tag = ra_value_tag(dv);
+    if (st_tag != d_tag) {
+        return numeric(st_tag) && numeric(d_tag) && number_of(st, sv) == number_of(d, dv);
+    }
+    switch (d_tag) {
+    case RA_TAG_NUMBER: {
+        ra_bytes_ref a = ra_source_value_bytes(st, sv), b = ra_source_value_bytes(d, dv);
+        if (a.len == b.len && memcmp(a.ptr, b.ptr, a.len) == 0) return true;
+        return number_of(st, sv) == number_of(d, dv);
+    }
+    case RA_TAG_STRING:
+    case RA_TAG_JSON: {
+        ra_bytes_ref a = ra_source_value_bytes(st, sv), b = ra_source_value_bytes(d, dv);
+        return a.len == b.len && (a.len == 0 || memcmp(a.ptr, b.ptr, a.len) == 0);
+    }
+    case RA_TAG_REF: return ra_value_payload(sv) == tr[ra_value_payload(dv)];
+    case RA_TAG_REFS: {
+        uint32_t n = ra_source_refs_count(d, dv);
+        if (ra_source_refs_count(st, sv) != n) return false;
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t ds = ra_source_refs_at(d, dv, i);
+            if (ra_source_refs_at(st, sv, i) != (ds ? tr[ds] : 0)) return false;
+        }
+        return true;
+    }
+    default: return sv == dv;
+    }
+}
+
+// Copies a delta value into the store's heap / symbol space. Cannot fail after reservation.
+static uint64_t translate(ra_source *st, const ra_source *d, uint64_t dv, const uint32_t *tr) {
+    switch (ra_value_tag(dv)) {
+    case RA_TAG_NUMBER:
+    case RA_TAG_STRING:
+    case RA_TAG_JSON: {
+        ra_bytes_ref r = ra_source_value_bytes(d, dv);
+        return ra_heap_put(st, ra_value_tag(dv), r.ptr, (uint32_t)r.len);
+    }
+    case RA_TAG_REF: return ra_make(RA_TAG_REF, tr[ra_value_payload(dv)]);
+    case RA_TAG_REFS: {
+        uint32_t n = ra_source_refs_count(d, dv);
+        uint64_t off;
+        uint8_t *p = ra_heap_alloc(st, n * 4, &off);
+        memcpy(p - 4, &n, 4);  // REFS keep the element count in the header
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t ds = ra_source_refs_at(d, dv, i);
+            uint32_t ss = ds ? tr[ds] : 0;
+            memcpy(p + 4 * (size_t)i, &ss, 4);
+        }
+        return ra_make(RA_TAG_REFS, off);
+    }
+    default: return dv;
+    }
+}
+
+static bool reserve(ra_source *st, const ra_source *d) {
+    uint64_t fields = 0;
+    for (uint32_t i = 0; i < d->nrecs; i++) {
+        const ra_record *r = &d->recs[i];
+        uint32_t have = 0;
+        uint32_t sym = ra_source_find_symbol(st, ra_sym_ptr(d, r->id), d->syms[r->id].length);
+        if (sym && st->syms[sym].record) have = st->recs[st->syms[sym].record - 1].cap;
+        // Doubling relocations allocate at most 4x the final count.
+        fields += 4 * ((uint64_t)have + r->count) + 4;
+    }
+    if (fields > UINT32_MAX - (uint64_t)st->nfields) return false;
+    uint32_t need = st->nfields + (uint32_t)fields;
+    uint32_t ck = st->capfields, cv = st->capfields;
+    if (!ra_grow((void **)&st->fkeys, &ck, need, sizeof(uint32_t))) return false;
+    if (!ra_grow((void **)&st->fvals, &cv, need, sizeof(uint64_t))) return false;
+    st->capfields = ck < cv ? ck : cv;
+    if (d->nrecs > UINT32_MAX - st->nrecs) return false;
+    if (!ra_grow((void **)&st->recs, &st->caprecs, st->nrecs + d->nrecs, sizeof(ra_record))) return false;
+    if (!ra_buf_reserve(&st->heap, d->heap.len + 8 * (size_t)d->nfields + 64)) return false;
+    if (!ra_grow((void **)&st->updated, &st->capupdated, d->nrecs + 1, sizeof(uint32_t))) return false;
+    return true;
+}
+
+ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
+    uint32_t *tr = calloc(d->nsyms ? d->nsyms : 1, sizeof *tr);
+    if (!tr) goto oom;
+    // Interning adds symbols only: invisible to readers of records, so it may run before reserve.
+    for (uint32_t sym = 1; sym < d->nsyms; sym++) {
+        tr[sym] = ra_intern(st, ra_sym_ptr(d, sym), d->syms[sym].length);
+        if (!tr[sym]) goto oom;
+    }
+    if (!reserve(st, d)) goto oom;
+
+    st->nupdated = 0;
+    for (uint32_t i = 0; i < d->nrecs; i++) {
+        const ra_record *dr = &d->recs[i];
+        if (!dr->id) continue;
+        uint32_t id = tr[dr->id];
+        bool created = false;
+        int64_t ri = ra_record_get_or_create(st, id, dr->type ? tr[dr->type] : 0, &created);
+        ra_record *sr = &st->recs[ri];
+        bool changed = created;
+        if (!dr->type) {
+            if (!created && sr->type) {
+                sr->type = 0;
+                sr->count = 0;
+                changed = true;
+            }
+        } else {
+            if (!created && !sr->type) {
+                sr->count = 0;  // reviving a tombstone: the delta record replaces it whole
+                changed = true;
+            }
+            if (sr->type != tr[dr->type]) {
+                sr->type = tr[dr->type];
+                changed = true;
+            }
+            for (uint32_t f = 0; f < dr->count; f++) {
+                uint32_t key = tr[d->fkeys[dr->fields + f]];
+                uint64_t dv = d->fvals[dr->fields + f];
+                uint64_t sv = ra_record_get(st, (uint32_t)ri, key);
+                if (sv && value_equal(st, sv, d, dv, tr)) continue;
+                ra_record_set(st, (uint32_t)ri, key, translate(st, d, dv, tr));
+                changed = true;
+            }
+        }
+        if (changed) st->updated[st->nupdated++] = id;
+    }
+    free(tr);
+    return RA_OK;
+oom:
+    free(tr);
+    ra_error_set(err, RA_ERR_NOMEM, 0, "out of memory while publishing");
+    return RA_ERR_NOMEM;
+}

@@ -1,0 +1,323 @@
+// The arena: one record source = a symbol table (interned data IDs, typenames, storage keys),
+// a record table, parallel key/value slot arrays and a heap for variable-size values.
+#include "ra_internal.h"
+#include <stdio.h>
+#include <stdlib.h>
+
+bool ra_buf_reserve(ra_buf *b, size_t extra) {
+    if (extra > SIZE_MAX / 2 - b->len) return false;
+    size_t need = b->len + extra;
+    if (need <= b->cap) return true;
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < need) cap *= 2;
+    uint8_t *p = realloc(b->data, cap);
+    if (!p) return false;
+    b->data = p;
+    b->cap = cap;
+    return true;
+}
+
+bool ra_buf_append(ra_buf *b, const void *p, size_t n) {
+    if (!ra_buf_reserve(b, n)) return false;
+    if (n) memcpy(b->data + b->len, p, n);
+    b->len += n;
+    return true;
+}
+
+void ra_buf_free(ra_buf *b) {
+    free(b->data);
+    b->data = NULL;
+    b->len = b->cap = 0;
+}
+
+bool ra_grow(void *_Nullable *_Nonnull p, uint32_t *cap, uint32_t need, size_t elem) {
+    if (need <= *cap) return true;
+    uint64_t c = *cap ? *cap : 16;
+    while (c < need) c *= 2;
+    if (c > UINT32_MAX) c = UINT32_MAX;
+    if (c < need || c > SIZE_MAX / elem) return false;
+    void *q = realloc(*p, (size_t)c * elem);
+    if (!q) return false;
+    *p = q;
+    *cap = (uint32_t)c;
+    return true;
+}
+
+void ra_free(void *p) { free(p); }
+
+void ra_error_set(ra_error *err, ra_status code, uint64_t offset, const char *fmt, ...) {
+    if (!err) return;
+    err->code = code;
+    err->offset = offset;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    va_end(ap);
+}
+
+// A small multiply-xorshift hash over 8-byte words: keys are short (IDs, storage keys).
+uint32_t ra_hash(const void *p, size_t n) {
+    const uint8_t *s = p;
+    uint64_t h = 0x9E3779B97F4A7C15ull ^ (n * 0xFF51AFD7ED558CCDull);
+    while (n >= 8) {
+        uint64_t w;
+        memcpy(&w, s, 8);
+        h = (h ^ w) * 0xC4CEB9FE1A85EC53ull;
+        h ^= h >> 29;
+        s += 8;
+        n -= 8;
+    }
+    uint64_t w = 0;
+    if (n) memcpy(&w, s, n);
+    h = (h ^ w) * 0xC4CEB9FE1A85EC53ull;
+    h ^= h >> 32;
+    h *= 0xFF51AFD7ED558CCDull;
+    h ^= h >> 33;
+    return (uint32_t)h;
+}
+
+ra_source *ra_source_create(void) {
+    ra_source *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    if (pthread_rwlock_init(&s->lock, NULL) != 0) {
+        free(s);
+        return NULL;
+    }
+    s->nsyms = 1;  // symbol 0 means "none"
+    if (!ra_grow((void **)&s->syms, &s->capsyms, 64, sizeof(ra_symbol))) {
+        ra_source_destroy(s);
+        return NULL;
+    }
+    memset(&s->syms[0], 0, sizeof s->syms[0]);
+    return s;
+}
+
+void ra_source_destroy(ra_source *s) {
+    if (!s) return;
+    ra_buf_free(&s->sym_bytes);
+    ra_buf_free(&s->heap);
+    free(s->syms);
+    free(s->index);
+    free(s->recs);
+    free(s->fkeys);
+    free(s->fvals);
+    free(s->updated);
+    pthread_rwlock_destroy(&s->lock);
+    free(s);
+}
+
+void ra_source_read_lock(ra_source *s) { pthread_rwlock_rdlock(&s->lock); }
+void ra_source_write_lock(ra_source *s) { pthread_rwlock_wrlock(&s->lock); }
+void ra_source_unlock(ra_source *s) { pthread_rwlock_unlock(&s->lock); }
+
+uint32_t ra_lookup(const ra_source *s, const char *text, size_t len, uint32_t hash) {
+    if (!s->index_cap) return 0;
+    uint32_t mask = s->index_cap - 1;
+    for (uint32_t i = hash & mask;; i = (i + 1) & mask) {
+        uint32_t sym = s->index[i];
+        if (!sym) return 0;
+        const ra_symbol *e = &s->syms[sym];
+        if (e->hash == hash && e->length == len && memcmp(ra_sym_ptr(s, sym), text, len) == 0) return sym;
+    }
+}
+
+static bool ra_index_grow(ra_source *s) {
+    uint32_t cap = s->index_cap ? s->index_cap * 2 : 256;
+    if (cap == 0 || cap > (1u << 31)) return false;
+    uint32_t *idx = calloc(cap, sizeof *idx);
+    if (!idx) return false;
+    uint32_t mask = cap - 1;
+    for (uint32_t sym = 1; sym < s->nsyms; sym++) {
+        uint32_t i = s->syms[sym].hash & mask;
+        while (idx[i]) i = (i + 1) & mask;
+        idx[i] = sym;
+    }
+    free(s->index);
+    s->index = idx;
+    s->index_cap = cap;
+    return true;
+}
+
+uint32_t ra_intern(ra_source *s, const char *text, size_t len) {
+    if (len > UINT32_MAX) return 0;
+    uint32_t hash = ra_hash(text, len);
+    uint32_t found = ra_lookup(s, text, len, hash);
+    if (found) return found;
+    if (s->nsyms >= RA_MAX_SYMBOLS || s->sym_bytes.len + len > UINT32_MAX) return 0;
+    if ((uint64_t)(s->nsyms + 1) * 2 > s->index_cap && !ra_index_grow(s)) return 0;
+    if (!ra_grow((void **)&s->syms, &s->capsyms, s->nsyms + 1, sizeof(ra_symbol))) return 0;
+    uint32_t off = (uint32_t)s->sym_bytes.len;
+    // A NUL after each symbol lets callers print them; it is not part of the length.
+    if (!ra_buf_reserve(&s->sym_bytes, len + 1)) return 0;
+    ra_buf_append(&s->sym_bytes, text, len);
+    ra_buf_append(&s->sym_bytes, "", 1);
+    uint32_t sym = s->nsyms++;
+    s->syms[sym] = (ra_symbol){.offset = off, .length = (uint32_t)len, .hash = hash, .record = 0};
+    uint32_t mask = s->index_cap - 1;
+    uint32_t i = hash & mask;
+    while (s->index[i]) i = (i + 1) & mask;
+    s->index[i] = sym;
+    return sym;
+}
+
+int64_t ra_record_get_or_create(ra_source *s, uint32_t id_sym, uint32_t type_sym, bool *created) {
+    uint32_t r = s->syms[id_sym].record;
+    if (r) {
+        if (created) *created = false;
+        return r - 1;
+    }
+    if (s->nrecs >= UINT32_MAX - 1 || !ra_grow((void **)&s->recs, &s->caprecs, s->nrecs + 1, sizeof(ra_record)))
+        return -1;
+    uint32_t idx = s->nrecs++;
+    s->recs[idx] = (ra_record){.id = id_sym, .type = type_sym, .fields = 0, .count = 0, .cap = 0};
+    s->syms[id_sym].record = idx + 1;
+    if (created) *created = true;
+    return idx;
+}
+
+uint64_t ra_record_get(const ra_source *s, uint32_t rec, uint32_t key) {
+    const ra_record *r = &s->recs[rec];
+    const uint32_t *k = s->fkeys + r->fields;
+    for (uint32_t i = 0; i < r->count; i++)
+        if (k[i] == key) return s->fvals[r->fields + i];
+    return 0;
+}
+
+bool ra_record_set(ra_source *s, uint32_t rec, uint32_t key, uint64_t value) {
+    ra_record *r = &s->recs[rec];
+    uint32_t *k = s->fkeys + r->fields;
+    for (uint32_t i = 0; i < r->count; i++) {
+        if (k[i] == key) {
+            s->fvals[r->fields + i] = value;
+            return true;
+        }
+    }
+    if (r->count == r->cap) {
+        // Relocate to the end with twice the room; the old slots become garbage.
+        uint32_t ncap = r->cap ? (uint32_t)r->cap * 2 : 4;
+        if (ncap > RA_MAX_FIELDS_PER_RECORD) ncap = RA_MAX_FIELDS_PER_RECORD;
+        if (ncap <= r->count) return false;
+        if (s->nfields > UINT32_MAX - ncap) return false;
+        uint32_t need = s->nfields + ncap;
+        // Both slot arrays grow from the same capacity; if the second fails the first is merely
+        // larger than recorded, which the next growth tolerates.
+        uint32_t ck = s->capfields, cv = s->capfields;
+        if (!ra_grow((void **)&s->fkeys, &ck, need, sizeof(uint32_t))) return false;
+        if (!ra_grow((void **)&s->fvals, &cv, need, sizeof(uint64_t))) return false;
+        s->capfields = ck < cv ? ck : cv;
+        r = &s->recs[rec];
+        memcpy(s->fkeys + s->nfields, s->fkeys + r->fields, r->count * sizeof(uint32_t));
+        memcpy(s->fvals + s->nfields, s->fvals + r->fields, r->count * sizeof(uint64_t));
+        r->fields = s->nfields;
+        r->cap = (uint16_t)ncap;
+        s->nfields += ncap;
+    }
+    s->fkeys[r->fields + r->count] = key;
+    s->fvals[r->fields + r->count] = value;
+    r->count++;
+    return true;
+}
+
+uint8_t *_Nullable ra_heap_alloc(ra_source *s, uint32_t len, uint64_t *off) {
+    ra_buf *h = &s->heap;
+    size_t pad = (RA_HEAP_ALIGN - (h->len % RA_HEAP_ALIGN)) % RA_HEAP_ALIGN;
+    if (!ra_buf_reserve(h, pad + 4 + (size_t)len)) return NULL;
+    memset(h->data + h->len, 0, pad);
+    h->len += pad;
+    *off = h->len;
+    memcpy(h->data + h->len, &len, 4);
+    h->len += 4 + (size_t)len;
+    return h->data + *off + 4;
+}
+
+uint64_t ra_heap_put(ra_source *s, unsigned tag, const void *bytes, uint32_t len) {
+    uint64_t off;
+    uint8_t *p = ra_heap_alloc(s, len, &off);
+    if (!p) return 0;
+    if (len) memcpy(p, bytes, len);
+    return ra_make(tag, off);
+}
+
+uint64_t ra_heap_put_refs(ra_source *s, const uint32_t *syms, uint32_t count) {
+    if (count > (UINT32_MAX - 4) / 4) return 0;
+    uint64_t off;
+    uint8_t *p = ra_heap_alloc(s, count * 4, &off);
+    if (!p) return 0;
+    if (count) memcpy(p, syms, (size_t)count * 4);
+    memcpy(p - 4, &count, 4);  // REFS keep the element count in the header
+    return ra_make(RA_TAG_REFS, off);
+}
+
+// MARK: - Public accessors
+
+ra_status ra_source_ensure_record(ra_source *s, const char *id, size_t id_len, const char *type, size_t type_len) {
+    uint32_t idsym = ra_intern(s, id, id_len);
+    uint32_t tsym = ra_intern(s, type, type_len);
+    if (!idsym || !tsym) return RA_ERR_NOMEM;
+    bool created;
+    int64_t r = ra_record_get_or_create(s, idsym, tsym, &created);
+    if (r < 0) return RA_ERR_NOMEM;
+    if (!s->recs[r].type) s->recs[r].type = tsym;
+    return RA_OK;
+}
+
+uint32_t ra_source_record_count(const ra_source *s) { return s->nrecs; }
+
+uint64_t ra_source_arena_bytes(const ra_source *s) {
+    return (uint64_t)s->sym_bytes.len + (uint64_t)s->nsyms * sizeof(ra_symbol) + (uint64_t)s->index_cap * 4 +
+           (uint64_t)s->nrecs * sizeof(ra_record) + (uint64_t)s->nfields * 12 + s->heap.len;
+}
+
+uint32_t ra_source_find_symbol(const ra_source *s, const char *text, size_t len) {
+    return ra_lookup(s, text, len, ra_hash(text, len));
+}
+
+ra_bytes_ref ra_source_symbol_text(const ra_source *s, uint32_t sym) {
+    if (sym == 0 || sym >= s->nsyms) return (ra_bytes_ref){NULL, 0};
+    return (ra_bytes_ref){(const uint8_t *)ra_sym_ptr(s, sym), s->syms[sym].length};
+}
+
+int64_t ra_source_record_for_symbol(const ra_source *s, uint32_t sym) {
+    if (sym == 0 || sym >= s->nsyms) return -1;
+    return (int64_t)s->syms[sym].record - 1;
+}
+
+int ra_source_record_at(const ra_source *s, uint32_t index, uint32_t *id_sym, uint32_t *type_sym,
+                        uint32_t *field_count) {
+    if (index >= s->nrecs || s->recs[index].id == 0) return 0;
+    const ra_record *r = &s->recs[index];
+    *id_sym = r->id;
+    *type_sym = r->type;
+    *field_count = r->count;
+    return 1;
+}
+
+uint64_t ra_source_record_field(const ra_source *s, uint32_t index, uint32_t key_sym) {
+    if (index >= s->nrecs) return 0;
+    return ra_record_get(s, index, key_sym);
+}
+
+void ra_source_record_field_at(const ra_source *s, uint32_t index, uint32_t i, uint32_t *key_sym, uint64_t *value) {
+    const ra_record *r = &s->recs[index];
+    *key_sym = s->fkeys[r->fields + i];
+    *value = s->fvals[r->fields + i];
+}
+
+ra_bytes_ref ra_source_value_bytes(const ra_source *s, uint64_t v) {
+    unsigned tag = ra_value_tag(v);
+    if (tag != RA_TAG_STRING && tag != RA_TAG_NUMBER && tag != RA_TAG_JSON) return (ra_bytes_ref){NULL, 0};
+    const uint8_t *p = s->heap.data + ra_value_payload(v);
+    return (ra_bytes_ref){p + 4, ra_load_u32(p)};
+}
+
+uint32_t ra_source_refs_count(const ra_source *s, uint64_t v) {
+    if (ra_value_tag(v) != RA_TAG_REFS) return 0;
+    return ra_load_u32(s->heap.data + ra_value_payload(v));
+}
+
+uint32_t ra_source_refs_at(const ra_source *s, uint64_t v, uint32_t i) {
+    return ra_load_u32(s->heap.data + ra_value_payload(v) + 4 + (uint64_t)i * 4);
+}
+
+uint32_t ra_source_updated_count(const ra_source *s) { return s->nupdated; }
+uint32_t ra_source_updated_at(const ra_source *s, uint32_t i) { return i < s->nupdated ? s->updated[i] : 0; }

@@ -1,2 +1,0 @@
-#include "relay_arena.h"
-int ra_version(void) { return 1; }

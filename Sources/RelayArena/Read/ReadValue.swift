@@ -1,0 +1,103 @@
+// The untyped result of a read: JSON-like, object members in selection order, numbers and
+// custom scalars as the text the store holds.
+
+public indirect enum ReadValue: Sendable, Hashable {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    /// A non-integer or very long number, as received.
+    case number(String)
+    case string(String)
+    /// Raw JSON text (lists of scalars, custom scalars) as stored.
+    case json(String)
+    case array([ReadValue])
+    case object([(String, ReadValue)])
+
+    public static func == (a: ReadValue, b: ReadValue) -> Bool { a.jsonText == b.jsonText }
+    public func hash(into h: inout Hasher) { h.combine(jsonText) }
+
+    public subscript(key: String) -> ReadValue? {
+        if case .object(let members) = self { return members.last { $0.0 == key }?.1 }
+        return nil
+    }
+
+    /// Minified JSON text.
+    public var jsonText: String {
+        var out = ""
+        write(into: &out)
+        return out
+    }
+
+    func write(into out: inout String) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .int(let i): out += String(i)
+        case .number(let s), .json(let s): out += s
+        case .string(let s): JSONString.escape(s, into: &out)
+        case .array(let items):
+            out += "["
+            for (i, v) in items.enumerated() {
+                if i > 0 { out += "," }
+                v.write(into: &out)
+            }
+            out += "]"
+        case .object(let members):
+            out += "{"
+            for (i, (k, v)) in members.enumerated() {
+                if i > 0 { out += "," }
+                JSONString.escape(k, into: &out)
+                out += ":"
+                v.write(into: &out)
+            }
+            out += "}"
+        }
+    }
+
+    init(_ v: JSONValue) {
+        switch v {
+        case .null: self = .null
+        case .bool(let b): self = .bool(b)
+        case .int(let i): self = .int(i)
+        case .double(let d): self = .number(JSNumber.format(d))
+        case .string(let s): self = .string(s)
+        case .array(let items): self = .array(items.map(ReadValue.init))
+        case .object(let members): self = .object(members.map { ($0.key, ReadValue($0.value)) })
+        }
+    }
+}
+
+/// The operation that fetched the data a fragment pointer points at (`__fragmentOwner`).
+public struct FragmentOwner: Sendable, Hashable {
+    public var name: String
+    public var variables: [JSONMember]
+    public init(name: String, variables: [JSONMember]) {
+        self.name = name
+        self.variables = variables
+    }
+
+    public init(operation: OperationArtifact, variables: Variables) {
+        self.init(name: operation.name, variables: operation.effectiveVariableMembers(variables))
+    }
+
+    var value: ReadValue {
+        .object([("name", .string(name)), ("variables", .object(variables.map { ($0.key, ReadValue($0.value)) }))])
+    }
+}
+
+/// What relay's RelayReader returns: the masked data, whether some of it was missing, and the
+/// records visited (what notification intersects with updated IDs).
+public struct ReadResult: Sendable {
+    /// `nil` when the root record is unknown (relay's `undefined`).
+    public var data: ReadValue?
+    public var isMissingData: Bool
+    public var seenRecords: Set<String>
+
+    /// `{"data": …, "isMissingData": …}` as the CLI prints it.
+    public var jsonText: String {
+        var out = "{\"data\":"
+        if let data { data.write(into: &out) } else { out += "null" }
+        out += ",\"isMissingData\":" + (isMissingData ? "true" : "false") + "}"
+        return out
+    }
+}

@@ -1,0 +1,174 @@
+// relay-runtime's RelayReader over a snapshot: masked reads of an operation's or a fragment's
+// selections, with isMissingData and the records seen.
+
+extension RecordStore {
+    /// Reads `fragment` from the record `dataID` (relay's `readFragment` with the pointer's owner).
+    public func read(fragment: FragmentArtifact, dataID: String, variables: Variables = [:],
+                     owner: FragmentOwner? = nil) -> ReadResult {
+        var vars = variables
+        for def in fragment.argumentDefinitions where vars[def.name] == nil {
+            vars[def.name] = def.defaultValue ?? .null
+        }
+        return read(selections: fragment.selections, abstractKey: fragment.abstractKey, dataID: dataID,
+                    variables: vars, owner: owner)
+    }
+
+    /// Reads an operation's own (masked) selection, by default from `client:root`.
+    public func read(operation: OperationArtifact, variables: Variables = [:], dataID: String = RecordStore.rootID) -> ReadResult {
+        let owner = FragmentOwner(operation: operation, variables: variables)
+        return read(selections: operation.reader, abstractKey: nil, dataID: dataID,
+                    variables: operation.effectiveVariables(variables), owner: owner)
+    }
+
+    public func read(selections: [Selection], abstractKey: String?, dataID: String, variables: Variables,
+                     owner: FragmentOwner?) -> ReadResult {
+        withSnapshot { snapshot in
+            var reader = Reader(snapshot: snapshot, variables: variables, owner: owner)
+            return reader.read(selections, abstractKey: abstractKey, dataID: dataID)
+        }
+    }
+}
+
+struct Reader {
+    let snapshot: StoreSnapshot
+    let variables: Variables
+    let owner: FragmentOwner?
+    var isMissingData = false
+    var withinUnmatchedTypeRefinement = false
+    var seen: Set<String> = []
+
+    init(snapshot: StoreSnapshot, variables: Variables, owner: FragmentOwner?) {
+        self.snapshot = snapshot
+        self.variables = variables
+        self.owner = owner
+    }
+
+    mutating func read(_ selections: [Selection], abstractKey: String?, dataID: String) -> ReadResult {
+        if let abstractKey, case .record(let r) = snapshot.record(dataID), implements(r, abstractKey) == false {
+            withinUnmatchedTypeRefinement = true
+        }
+        let data = traverse(selections, dataID: dataID)
+        return ReadResult(data: data, isMissingData: isMissingData, seenRecords: seen)
+    }
+
+    mutating func markMissing() {
+        if !withinUnmatchedTypeRefinement { isMissingData = true }
+    }
+
+    /// `nil` is undefined (unknown record), `.null` a deleted one.
+    mutating func traverse(_ selections: [Selection], dataID: String) -> ReadValue? {
+        seen.insert(dataID)
+        switch snapshot.record(dataID) {
+        case .unknown:
+            markMissing()
+            return nil
+        case .deleted:
+            return .null
+        case .record(let r):
+            var members: [(String, ReadValue)] = []
+            traverseSelections(selections, record: r, dataID: dataID, into: &members)
+            return .object(members)
+        }
+    }
+
+    func implements(_ record: RecordRef, _ abstractKey: String) -> Bool? {
+        let type = snapshot.typename(of: record).string
+        guard case .record(let typeRecord) = snapshot.record("client:__type:" + type),
+              case .bool(let b) = snapshot.field(typeRecord, abstractKey) else { return nil }
+        return b
+    }
+
+    mutating func traverseSelections(_ selections: [Selection], record: RecordRef, dataID: String,
+                                     into data: inout [(String, ReadValue)]) {
+        for selection in selections {
+            switch selection {
+            case .scalarField(let f):
+                guard let value = snapshot.field(record, StorageKey.of(f, variables)) else {
+                    markMissing()
+                    continue
+                }
+                set(&data, f.responseKey, scalar(value))
+            case .linkedField(let f):
+                guard let value = snapshot.field(record, StorageKey.of(f, variables)) else {
+                    markMissing()
+                    continue
+                }
+                switch value {
+                case .null:
+                    set(&data, f.responseKey, .null)
+                case .link(let id):
+                    if let v = traverse(f.selections, dataID: snapshot.text(id).string) {
+                        set(&data, f.responseKey, v)
+                    }
+                case .links(let list):
+                    var items: [ReadValue] = []
+                    for id in list {
+                        guard let id else {
+                            items.append(.null)
+                            continue
+                        }
+                        // undefined inside a list prints as null (JSON.stringify)
+                        items.append(traverse(f.selections, dataID: snapshot.text(id).string) ?? .null)
+                    }
+                    set(&data, f.responseKey, .array(items))
+                default:
+                    // A scalar where a link belongs (data from elsewhere): treat as missing.
+                    markMissing()
+                }
+            case .condition(let c):
+                if (variables[c.variable] ?? .null).isTruthy == c.passingValue {
+                    traverseSelections(c.selections, record: record, dataID: dataID, into: &data)
+                }
+            case .inlineFragment(let i):
+                if let key = i.abstractKey {
+                    let parentMissing = isMissingData
+                    let parentWithin = withinUnmatchedTypeRefinement
+                    let implementsInterface = implements(record, key)
+                    withinUnmatchedTypeRefinement = parentWithin || implementsInterface == false
+                    traverseSelections(i.selections, record: record, dataID: dataID, into: &data)
+                    withinUnmatchedTypeRefinement = parentWithin
+                    if implementsInterface == false {
+                        isMissingData = parentMissing
+                    } else if implementsInterface == nil {
+                        markMissing()
+                    }
+                } else if snapshot.typename(of: record) == i.type || dataID == RecordStore.rootID {
+                    traverseSelections(i.selections, record: record, dataID: dataID, into: &data)
+                }
+            case .fragmentSpread(let spread):
+                var args: [(String, ReadValue)] = spread.args.compactMap { arg in
+                    arg.value.resolve(variables).map { (arg.name, ReadValue($0)) }
+                }
+                if withinUnmatchedTypeRefinement { args.append(("$isWithinUnmatchedTypeRefinement", .bool(true))) }
+                if data.firstIndex(where: { $0.0 == "__id" }) == nil { data.append(("__id", .string(dataID))) }
+                var fragments: [(String, ReadValue)] = []
+                if let i = data.firstIndex(where: { $0.0 == "__fragments" }), case .object(let m) = data[i].1 {
+                    fragments = m
+                }
+                fragments.removeAll { $0.0 == spread.name }
+                fragments.append((spread.name, .object(args)))
+                set(&data, "__fragments", .object(fragments))
+                if let owner { set(&data, "__fragmentOwner", owner.value) }
+            case .typeDiscriminator:
+                break
+            }
+        }
+    }
+
+    func scalar(_ value: FieldValue) -> ReadValue {
+        switch value {
+        case .null: return .null
+        case .bool(let b): return .bool(b)
+        case .int(let i): return .int(i)
+        case .number(let t): return .number(t.string)
+        case .string(let s): return .string(s.string)
+        case .json(let t): return .json(t.string)
+        case .link(let id): return .object([("__ref", .string(snapshot.text(id).string))])
+        case .links(let list): return .object([("__refs", .array(list.map { $0.map { .string(snapshot.text($0).string) } ?? .null }))])
+        }
+    }
+
+    func set(_ data: inout [(String, ReadValue)], _ key: String, _ value: ReadValue) {
+        if let i = data.firstIndex(where: { $0.0 == key }) { data[i].1 = value } else { data.append((key, value)) }
+    }
+}

@@ -1,0 +1,87 @@
+// The store: one arena-backed record source behind a readers-writer lock. Publishing merges a
+// normalized payload field by field; reads see either the state before or after a publish.
+import Foundation
+internal import CRelayArena
+
+/// A normalized record store (relay-runtime's RecordSource + publish), held in one arena.
+///
+/// One writer and any number of concurrent readers: `publish` takes the write lock, reads take
+/// the read lock, so a reader never sees half a payload.
+public final class RecordStore: @unchecked Sendable {
+    let raw: OpaquePointer
+
+    public static let rootID = "client:root"
+
+    /// A new store holding only the root record `{"__id": "client:root", "__typename": "__Root"}`.
+    public init() {
+        guard let raw = ra_source_create() else { fatalError("RelayArena: out of memory creating a store") }
+        self.raw = raw
+        let status = Self.rootID.withCString { id in "__Root".withCString { t in ra_source_ensure_record(raw, id, strlen(id), t, 6) } }
+        precondition(status == RA_OK, "RelayArena: out of memory creating a store")
+    }
+
+    /// Loads relay `RecordSource.toJSON()` JSON (tombstones as `null`).
+    public init(relayJSON bytes: some Collection<UInt8>, maxDepth: UInt32 = 1000) throws {
+        var err = ra_error()
+        let contiguous = Array(bytes)
+        let raw = contiguous.withUnsafeBufferPointer { ra_source_import_json($0.baseAddress, $0.count, maxDepth, &err) }
+        guard let raw else { throw RelayArenaError(err) }
+        self.raw = raw
+    }
+
+    deinit { ra_source_destroy(raw) }
+
+    /// relay `RecordSource.toJSON()` JSON of every record, in insertion order.
+    public func relayJSON() -> [UInt8] {
+        ra_source_read_lock(raw)
+        defer { ra_source_unlock(raw) }
+        var out: UnsafeMutablePointer<UInt8>? = nil
+        var len = 0
+        guard ra_source_export_json(raw, &out, &len) == RA_OK, let out else {
+            fatalError("RelayArena: out of memory exporting a store")
+        }
+        defer { ra_free(out) }
+        return Array(UnsafeBufferPointer(start: out, count: len))
+    }
+
+    /// Number of data IDs held (records and tombstones).
+    public var recordCount: Int {
+        ra_source_read_lock(raw)
+        defer { ra_source_unlock(raw) }
+        return Int(ra_source_record_count(raw))
+    }
+
+    /// Bytes the arena holds (symbols, records, fields, values), garbage included.
+    public var arenaBytes: Int {
+        ra_source_read_lock(raw)
+        defer { ra_source_unlock(raw) }
+        return Int(ra_source_arena_bytes(raw))
+    }
+
+    /// Merges a normalized payload (relay's `publish`): returns the data IDs whose record is new
+    /// or had some field change. Atomic: on error nothing changed.
+    @discardableResult
+    public func publish(_ payload: NormalizedPayload) throws -> [String] {
+        ra_source_write_lock(raw)
+        defer { ra_source_unlock(raw) }
+        var err = ra_error()
+        guard ra_source_publish(raw, payload.delta, &err) == RA_OK else { throw RelayArenaError(err, aboutInput: false) }
+        let n = ra_source_updated_count(raw)
+        return (0..<n).map { symbolText(ra_source_updated_at(raw, $0)) }
+    }
+
+    /// Normalizes a whole response held in memory and publishes it.
+    @discardableResult
+    public func commit(response: some Collection<UInt8>, plan: NormalizationPlan, rootID: String = RecordStore.rootID,
+                       limits: NormalizationLimits = .init()) throws -> [String] {
+        let normalizer = try ResponseNormalizer(plan: plan, rootID: rootID, limits: limits)
+        try normalizer.feed(response)
+        return try publish(normalizer.finish())
+    }
+
+    func symbolText(_ sym: UInt32) -> String {
+        let r = ra_source_symbol_text(raw, sym)
+        guard let p = r.ptr else { return "" }
+        return String(decoding: UnsafeBufferPointer(start: p, count: r.len), as: UTF8.self)
+    }
+}

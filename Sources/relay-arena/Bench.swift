@@ -1,0 +1,158 @@
+// `relay-arena bench`: the quick suite on a generated to-do list — ingest, refetch merge, reads —
+// beside yajl alone and Foundation's decoders, all measured in this run on the same bytes.
+import ArgumentParser
+import Foundation
+import RelayArena
+import RelayArenaCompiler
+import RelayArenaWorkloads
+
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the quick benchmark: ingest and refetch a generated to-do list, with comparators.")
+
+    @Option(help: "Number of todos in the generated list.")
+    var todos: Int = 100_000
+
+    @Option(help: "table or json")
+    var format: String = "table"
+
+    @Option(help: "Timed repetitions per figure (the best is kept).")
+    var repetitions: Int = 3
+
+    func validate() throws {
+        guard todos >= 1 else { throw ValidationError("--todos must be at least 1") }
+        guard format == "table" || format == "json" else { throw ValidationError("--format must be table or json") }
+        guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1") }
+    }
+
+    func progress(_ s: String) { FileHandle.standardError.write(Data("bench: \(s)\n".utf8)) }
+
+    func best(_ body: () throws -> Void) rethrows -> Double {
+        var best = Double.infinity
+        for _ in 0..<repetitions {
+            let start = DispatchTime.now().uptimeNanoseconds
+            try body()
+            best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        }
+        return best
+    }
+
+    func run() throws {
+        let compiler = try Compiler(schema: GraphQLSourceFile(name: "todo.graphql", text: EmbeddedDocuments.todoSchema))
+        let docs = try compiler.compile([GraphQLSourceFile(name: "todo-list-query.graphql", text: EmbeddedDocuments.todoListQuery)])
+        guard let operation = docs.operations["TodoListQuery"] else { throw RelayArenaError(code: .unknownOperation, message: "TodoListQuery missing") }
+        let plan = try NormalizationPlan(operation: operation, variables: ["first": .int(Int64(todos))])
+        let workload = TodoListWorkload(todos: todos)
+        progress("generating \(todos) todos")
+        let first = workload.response()
+        let changed10 = workload.response(changedPercent: 10)
+        let mb = Double(first.count) / 1e6
+
+        progress("yajl alone (no-op callbacks)")
+        let yajl = try best { try first.withUnsafeBytes { guard Baseline.yajlNoop($0, chunkSize: 64 * 1024) else { throw RelayArenaError(code: .malformedJSON, message: "generated JSON is invalid") } } }
+
+        progress("RelayArena ingest (normalize + publish into an empty store)")
+        var store = RecordStore()
+        let ingest = try best {
+            store = RecordStore()
+            try store.commit(response: first, plan: plan)
+        }
+
+        progress("refetch: identical")
+        var identicalUpdated = 0
+        let refetchIdentical = try best { identicalUpdated = try store.commit(response: first, plan: plan).count }
+
+        progress("refetch: 10% changed")
+        var changedUpdated = 0
+        var refetch10 = Double.infinity
+        for _ in 0..<repetitions {
+            let s = RecordStore()
+            try s.commit(response: first, plan: plan)
+            let start = DispatchTime.now().uptimeNanoseconds
+            changedUpdated = try s.commit(response: changed10, plan: plan).count
+            refetch10 = min(refetch10, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        }
+
+        progress("reads: text and complete of every todo")
+        var fields = 0
+        let read = best { fields = ReadLoop.textAndComplete(store, first: todos) }
+        let nsPerField = read * 1e9 / Double(max(fields, 1))
+
+        progress("JSONDecoder into Codable structs")
+        let decoderData = Data(first)
+        let decoder = try best { _ = try JSONDecoder().decode(TodoListResponse.self, from: decoderData) }
+
+        progress("JSONSerialization")
+        let serialization = try best { _ = try JSONSerialization.jsonObject(with: decoderData) }
+
+        let rows: [(String, String, Double?)] = [
+            ("todos", String(todos), nil),
+            ("input_bytes", String(first.count), nil),
+            ("ingest_seconds", fmt(ingest), nil),
+            ("ingest_mb_per_s", fmt(mb / ingest), mb / ingest),
+            ("yajl_noop_mb_per_s", fmt(mb / yajl), mb / yajl),
+            ("jsondecoder_mb_per_s", fmt(mb / decoder), mb / decoder),
+            ("jsonserialization_mb_per_s", fmt(mb / serialization), mb / serialization),
+            ("refetch_identical_seconds", fmt(refetchIdentical), nil),
+            ("refetch_identical_updated_ids", String(identicalUpdated), nil),
+            ("refetch_10pct_seconds", fmt(refetch10), nil),
+            ("refetch_10pct_updated_ids", String(changedUpdated), nil),
+            ("store_bytes", String(store.arenaBytes), nil),
+            ("read_ns_per_field", fmt(nsPerField), nil),
+        ]
+        if format == "json" {
+            var out = "{"
+            for (i, row) in rows.enumerated() {
+                out += (i > 0 ? "," : "") + "\"\(row.0)\":\(row.1)"
+            }
+            out += ",\"read_allocations\":null}"
+            print(out)
+            return
+        }
+        print("RelayArena quick bench: \(todos) todos, \(first.count) bytes (\(ProcessInfo.processInfo.activeProcessorCount) cores)")
+        print(pad("figure", 32) + pad("value", 16) + pad("× yajl no-op", 14) + "× JSONDecoder")
+        for row in rows {
+            let ratios = row.2.map { (pad(fmt($0 / (mb / yajl)), 14), fmt($0 / (mb / decoder))) } ?? (pad("", 14), "")
+            print(pad(row.0, 32) + pad(row.1, 16) + ratios.0 + ratios.1)
+        }
+        print("refetch 10% / first ingest: \(fmt(refetch10 / ingest))×; store bytes / input bytes: \(fmt(Double(store.arenaBytes) / Double(first.count)))×")
+    }
+
+    func fmt(_ d: Double) -> String { String(format: d >= 100 ? "%.1f" : "%.4g", d) }
+    func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s + " " : s + String(repeating: " ", count: n - s.count) }
+}
+
+/// Reads text and complete of every todo through the snapshot API (symbols resolved once).
+enum ReadLoop {
+    static func textAndComplete(_ store: RecordStore, first: Int) -> Int {
+        store.withSnapshot { s in
+            guard let userKey = s.symbol(#"user(id:"me")"#), let todosKey = s.symbol("todos(first:\(first))"),
+                  let edgesKey = s.symbol("edges"), let nodeKey = s.symbol("node"), let textKey = s.symbol("text"),
+                  let completeKey = s.symbol("complete"), case .record(let root) = s.record(RecordStore.rootID),
+                  case .link(let user)? = s.field(root, userKey), case .record(let u) = s.record(user),
+                  case .link(let conn)? = s.field(u, todosKey), case .record(let c) = s.record(conn),
+                  case .links(let edges)? = s.field(c, edgesKey) else { return 0 }
+            var fields = 0
+            var checksum = 0
+            for edge in edges {
+                guard let edge, case .record(let e) = s.record(edge), case .link(let node)? = s.field(e, nodeKey),
+                      case .record(let n) = s.record(node) else { continue }
+                if case .string(let t)? = s.field(n, textKey) { checksum &+= t.bytes.count }
+                if case .bool(let b)? = s.field(n, completeKey), b { checksum &+= 1 }
+                fields += 2
+            }
+            return checksum >= 0 ? fields : 0
+        }
+    }
+}
+
+/// What a Swift user would decode the same response into.
+struct TodoListResponse: Decodable {
+    struct DataField: Decodable { var user: User? }
+    struct User: Decodable { var id: String; var totalCount: Int; var todos: Connection? }
+    struct Connection: Decodable { var edges: [Edge?]?; var pageInfo: PageInfo }
+    struct Edge: Decodable { var cursor: String; var node: Todo? }
+    struct Todo: Decodable { var id: String; var text: String; var complete: Bool }
+    struct PageInfo: Decodable { var hasNextPage: Bool; var hasPreviousPage: Bool; var startCursor: String?; var endCursor: String? }
+    var data: DataField
+}

@@ -1,0 +1,108 @@
+// The `relay-arena` command: normalize responses into a store, read fragments back, benchmark.
+// Every failure prints one line on stderr and exits with status 1.
+import ArgumentParser
+import Foundation
+import RelayArena
+import RelayArenaCompiler
+
+@main
+struct RelayArenaCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "relay-arena",
+        abstract: "A Relay-style normalized GraphQL store in an arena: normalize, read, benchmark.",
+        subcommands: [Normalize.self, Read.self, Bench.self]
+    )
+
+    /// Argument errors exit with 1 too (not ArgumentParser's 64): scripts check one status.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let error as CleanExit {
+            exit(withError: error)
+        } catch let error as RelayArenaError {
+            fail(error.description)
+        } catch let error as CompilerError {
+            fail(error.description)
+        } catch let error as ExitCode {
+            Foundation.exit(error.rawValue)
+        } catch {
+            let message = fullMessage(for: error)
+            if exitCode(for: error) == .success {
+                print(message)
+                Foundation.exit(0)
+            }
+            fail(message.split(separator: "\n").first.map(String.init) ?? "\(error)")
+        }
+    }
+
+    static func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("relay-arena: error: \(message)\n".utf8))
+        Foundation.exit(1)
+    }
+}
+
+/// Options shared by commands that compile documents.
+struct DocumentOptions: ParsableArguments {
+    @Option(help: "The schema (SDL).")
+    var schema: String
+
+    @Option(help: "A GraphQL document; repeat for several files.")
+    var document: [String]
+
+    @Option(help: "The operation to use (required when the documents hold more than one).")
+    var operation: String?
+
+    @Option(help: "Operation variables as a JSON object.")
+    var variables: String?
+
+    func compile() throws -> (CompiledDocuments, OperationArtifact, Variables) {
+        let compiler = try Compiler(schema: GraphQLSourceFile(name: schema, text: try readText(schema)))
+        let docs = try compiler.compile(try document.map { GraphQLSourceFile(name: $0, text: try readText($0)) })
+        let op: OperationArtifact
+        if let operation {
+            guard let found = docs.operations[operation] else {
+                throw RelayArenaError(code: .unknownOperation, message: "no operation named `\(operation)` in the documents")
+            }
+            op = found
+        } else {
+            guard docs.operations.count == 1, let only = docs.operations.values.first else {
+                throw RelayArenaError(code: .unknownOperation,
+                                      message: "the documents hold \(docs.operations.count) operations: name one with --operation")
+            }
+            op = only
+        }
+        var vars: Variables = [:]
+        if let variables {
+            guard let members = try JSONValue(parsing: variables).objectMembers else {
+                throw RelayArenaError(code: .invalidVariables, message: "--variables must be a JSON object")
+            }
+            for m in members { vars[m.key] = m.value }
+        }
+        return (docs, op, vars)
+    }
+}
+
+func readText(_ path: String) throws -> String {
+    guard let data = FileManager.default.contents(atPath: path) else {
+        throw RelayArenaError(code: .io, message: "cannot read \(path)")
+    }
+    return String(decoding: data, as: UTF8.self)
+}
+
+func readBytes(_ path: String) throws -> Data {
+    guard let data = FileManager.default.contents(atPath: path) else {
+        throw RelayArenaError(code: .io, message: "cannot read \(path)")
+    }
+    return data
+}
+
+/// Writes through a temporary file and a rename, so a reader never sees half a file.
+func writeAtomically(_ bytes: some Collection<UInt8>, to path: String) throws {
+    let url = URL(fileURLWithPath: path)
+    do {
+        try Data(bytes).write(to: url, options: .atomic)
+    } catch {
+        throw RelayArenaError(code: .io, message: "cannot write \(path): \(error.localizedDescription)")
+    }
+}
