@@ -115,7 +115,7 @@ static int i_string(void *c, const unsigned char *s, size_t l) { return scalar(c
 static int start(importer *im, bool map) {
     if (im->failed) return 0;
     if (++im->depth > im->max_depth) {
-        ifail(im, "nesting deeper than the limit of %u", im->max_depth);
+        ifail(im, "nesting depth exceeds the limit of %u", im->max_depth);
         im->err->code = RA_ERR_DEPTH;
         return 0;
     }

@@ -90,7 +90,7 @@ static bool stage_field(ra_normalizer *n, uint32_t key, uint64_t value, uint32_t
 
 static frame *push(ra_normalizer *n, uint8_t kind) {
     if (n->depth >= n->limits.max_depth) {
-        fail(n, RA_ERR_DEPTH, "nesting deeper than the limit of %u", n->limits.max_depth);
+        fail(n, RA_ERR_DEPTH, "nesting depth exceeds the limit of %u", n->limits.max_depth);
         return NULL;
     }
     if (!ra_grow((void **)&n->frames, &n->cap_frames, n->depth + 1, sizeof(frame))) {

@@ -1,1 +1,74 @@
-// placeholder
+// The compiler's entry point: schema SDL + GraphQL documents → `CompiledDocuments` (operation
+// normalization/reader ASTs and query text, fragment reader ASTs), relay-compiler style.
+import GraphQL
+import RelayArena
+
+/// Compiles GraphQL documents against one schema. Parsing and validation are GraphQLSwift's; the
+/// relay transforms (inline fragments, flatten, generate `id`/`__typename`) are this module's.
+public struct Compiler: Sendable {
+    let schemaModel: SchemaModel
+
+    /// Parses and builds the schema. SDL errors become a `CompilerError` in `schema.name`.
+    public init(schema: GraphQLSourceFile) throws {
+        let document: Document
+        do {
+            document = try parse(source: Source(body: schema.text, name: schema.name))
+        } catch let error as GraphQLError {
+            throw CompilerError(error, fallbackFile: schema.name)
+        }
+        do {
+            schemaModel = try SchemaModel(schema: buildASTSchema(documentAST: document))
+        } catch let error as GraphQLError {
+            throw SchemaErrorLocator.locate(error, in: document, file: schema.name)
+        }
+    }
+
+    /// Compiles all documents together (a spread may name a fragment from another file).
+    /// Throws the first error: syntax errors in file order, then unnamed or duplicate definitions,
+    /// then the first GraphQL validation error, then two different fields under one response key.
+    public func compile(_ documents: [GraphQLSourceFile]) throws -> CompiledDocuments {
+        var definitions: [SourcedDefinition] = []
+        var template: Document?
+        for file in documents {
+            let document: Document
+            do {
+                document = try parse(source: Source(body: file.text, name: file.name))
+            } catch let error as GraphQLError {
+                throw CompilerError(error, fallbackFile: file.name)
+            }
+            template = template ?? document
+            definitions += document.definitions.map { SourcedDefinition(file: file.name, definition: $0) }
+        }
+        guard let template else { return CompiledDocuments() }
+        try DocumentValidation.checkNames(definitions)
+        try DocumentValidation.validate(definitions, template: template, schema: schemaModel.schema)
+        return try lower(definitions)
+    }
+
+    private func lower(_ definitions: [SourcedDefinition]) throws -> CompiledDocuments {
+        var fragments: [String: IRFragment] = [:]
+        for sourced in definitions {
+            guard let fragment = sourced.definition as? FragmentDefinition else { continue }
+            fragments[fragment.name.value] = try Lowering(schema: schemaModel, fallbackFile: sourced.file).fragment(fragment)
+        }
+        var result = CompiledDocuments()
+        let builder = ArtifactBuilder(schema: schemaModel, fragments: fragments)
+        // In definition order, so the first conflict reported is the first one written.
+        for sourced in definitions {
+            guard let definition = sourced.definition as? FragmentDefinition, let fragment = fragments[definition.name.value] else { continue }
+            result.fragments[fragment.name] = try builder.fragmentArtifact(fragment)
+        }
+        for sourced in definitions {
+            guard let operation = sourced.definition as? OperationDefinition, let name = operation.name?.value else { continue }
+            guard let rootType = schemaModel.rootTypeName(for: operation.operation) else {
+                throw CompilerError(node: operation, fallbackFile: sourced.file, message: "Schema is not configured for \(operation.operation.rawValue) operations.")
+            }
+            let lowering = Lowering(schema: schemaModel, fallbackFile: sourced.file)
+            result.operations[name] = try builder.operationArtifact(
+                name: name, kind: OperationKind(rawValue: operation.operation.rawValue) ?? .query, rootType: rootType,
+                variables: lowering.variables(operation),
+                selections: try lowering.selections(operation.selectionSet, parentType: rootType))
+        }
+        return result
+    }
+}

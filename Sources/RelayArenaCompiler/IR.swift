@@ -1,0 +1,113 @@
+// The compiler's intermediate representation: selections with their schema types resolved, before
+// they become artifact `Selection`s. Transforms (inline, flatten, generate fields) run on this.
+
+/// An argument value as written. Unlike `ArgumentValue`, enums stay distinct from strings and numbers
+/// keep their source spelling, so the query text can be printed back faithfully.
+indirect enum IRValue: Hashable, Sendable {
+    case null
+    case bool(Bool)
+    case int(String)
+    case float(String)
+    case string(String)
+    case enumValue(String)
+    case list([IRValue])
+    case object([IRObjectMember])
+    case variable(String)
+
+    /// Whether a variable occurs anywhere inside (such values get no precomputed storage key).
+    var containsVariable: Bool {
+        switch self {
+        case .variable: return true
+        case .list(let items): return items.contains { $0.containsVariable }
+        case .object(let members): return members.contains { $0.value.containsVariable }
+        default: return false
+        }
+    }
+
+    /// Replaces variables the map knows (fragment-local arguments); others are global and stay.
+    func substituting(_ map: [String: IRValue]) -> IRValue {
+        switch self {
+        case .variable(let name): return map[name] ?? self
+        case .list(let items): return .list(items.map { $0.substituting(map) })
+        case .object(let members):
+            return .object(members.map { IRObjectMember(key: $0.key, value: $0.value.substituting(map)) })
+        default: return self
+        }
+    }
+}
+
+struct IRObjectMember: Hashable, Sendable {
+    var key: String
+    var value: IRValue
+}
+
+struct IRArgument: Hashable, Sendable {
+    var name: String
+    var value: IRValue
+}
+
+struct IRField: Hashable, Sendable {
+    var alias: String?
+    var name: String
+    /// Sorted by name (code-unit order), as written (literal nulls are dropped only at emission,
+    /// because fragment-argument substitution can still produce them).
+    var args: [IRArgument]
+    /// The named output type (lists and non-null unwrapped).
+    var typeName: String
+    var plural: Bool
+    /// Leaf fields of a custom scalar type (their values may be any JSON).
+    var isCustomScalar: Bool = false
+    /// `nil` for scalar (leaf) fields.
+    var selections: [IRSelection]?
+    /// Where the field was written (`nil` for generated fields); only for error messages.
+    var position: IRPosition? = nil
+
+    var responseKey: String { alias ?? name }
+    var isLinked: Bool { selections != nil }
+
+    /// Two fields with this same key are the same selection and merge (relay's flatten identity).
+    var mergeKey: IRFieldKey { IRFieldKey(responseKey: responseKey, name: name, args: args) }
+}
+
+struct IRPosition: Hashable, Sendable {
+    var file: String
+    var line: Int
+    var column: Int
+}
+
+struct IRFieldKey: Hashable {
+    var responseKey: String
+    var name: String
+    var args: [IRArgument]
+}
+
+indirect enum IRSelection: Hashable, Sendable {
+    case field(IRField)
+    /// The type condition is always explicit: a missing one is resolved to the parent type when
+    /// lowering, so flatten can treat both the same way.
+    case inlineFragment(type: String, selections: [IRSelection])
+    case condition(variable: String, passingValue: Bool, selections: [IRSelection])
+    case spread(name: String, args: [IRArgument])
+    case typeDiscriminator(abstractKey: String)
+}
+
+/// One lowered fragment definition, kept around for inlining and for its own artifact.
+struct IRFragment: Sendable {
+    var name: String
+    var typeCondition: String
+    var argumentDefinitions: [IRArgumentDefinition]
+    var plural: Bool
+    var selections: [IRSelection]
+}
+
+/// One `@argumentDefinitions` entry or operation variable.
+struct IRArgumentDefinition: Sendable {
+    var name: String
+    var type: String
+    var defaultValue: IRValue?
+}
+
+/// Sorting helper: relay sorts argument names and object keys by UTF-16 code units (JS order).
+func codeUnitLess(_ a: String, _ b: String) -> Bool {
+    a.utf16.lexicographicallyPrecedes(b.utf16)
+}

@@ -1,0 +1,97 @@
+// Turns validated GraphQL AST selections into the IR: field types resolved against the schema,
+// arguments sorted, literal @include/@skip applied, variable ones turned into conditions.
+import GraphQL
+
+struct Lowering {
+    let schema: SchemaModel
+    /// Reported for nodes without a location (never expected after parsing with locations).
+    let fallbackFile: String
+
+    func selections(_ selectionSet: SelectionSet, parentType: String) throws -> [IRSelection] {
+        var result: [IRSelection] = []
+        for selection in selectionSet.selections {
+            switch selection {
+            case let field as Field:
+                guard let conditions = try self.conditions(field.directives) else { continue }
+                result.append(wrap(.field(try lowerField(field, parentType: parentType)), in: conditions))
+            case let inline as GraphQL.InlineFragment:
+                guard let conditions = try self.conditions(inline.directives) else { continue }
+                let type = inline.typeCondition?.name.value ?? parentType
+                let inner = try selections(inline.selectionSet, parentType: type)
+                result.append(wrap(.inlineFragment(type: type, selections: inner), in: conditions))
+            case let spread as GraphQL.FragmentSpread:
+                guard let conditions = try self.conditions(spread.directives) else { continue }
+                let lowered = IRSelection.spread(name: spread.name.value, args: RelayDirectives.spreadArguments(spread))
+                result.append(wrap(lowered, in: conditions))
+            default:
+                continue
+            }
+        }
+        return result
+    }
+
+    private func lowerField(_ field: Field, parentType: String) throws -> IRField {
+        let name = field.name.value
+        guard let shape = schema.field(name, on: parentType) else {
+            // Validation accepts the introspection meta fields; relay artifacts have no use for them.
+            throw CompilerError(node: field, fallbackFile: fallbackFile, message: "Field \"\(name)\" on type \"\(parentType)\" is not supported by this compiler.")
+        }
+        var selections: [IRSelection]?
+        if let selectionSet = field.selectionSet, !shape.isLeaf {
+            selections = try self.selections(selectionSet, parentType: shape.typeName)
+        }
+        return IRField(
+            alias: field.alias?.value, name: name, args: ASTConversion.arguments(field.arguments),
+            typeName: shape.typeName, plural: shape.plural, isCustomScalar: shape.isCustomScalar, selections: selections,
+            position: position(of: field))
+    }
+
+    private func position(of node: any GraphQL.Node) -> IRPosition {
+        let located = CompilerError(node: node, fallbackFile: fallbackFile, message: "")
+        return IRPosition(file: located.file, line: located.line, column: located.column)
+    }
+
+    /// `nil` when a literal `@include(if: false)` / `@skip(if: true)` removes the selection;
+    /// otherwise the variable conditions to wrap it in, outermost first (in written order).
+    private func conditions(_ directives: [Directive]) throws -> [(variable: String, passingValue: Bool)]? {
+        var result: [(variable: String, passingValue: Bool)] = []
+        for directive in directives {
+            let name = directive.name.value
+            guard name == "include" || name == "skip" else { continue }
+            let passingValue = name == "include"
+            guard let condition = directive.arguments.first(where: { $0.name.value == "if" }) else { continue }
+            switch condition.value {
+            case let literal as BooleanValue:
+                if literal.value != passingValue { return nil }
+            case let variable as GraphQL.Variable:
+                result.append((variable.name.value, passingValue))
+            default:
+                throw CompilerError(node: condition, fallbackFile: fallbackFile, message: "Expected a Boolean literal or a variable for @\(name)(if:).")
+            }
+        }
+        return result
+    }
+
+    private func wrap(_ selection: IRSelection, in conditions: [(variable: String, passingValue: Bool)]) -> IRSelection {
+        conditions.reversed().reduce(selection) { inner, condition in
+            .condition(variable: condition.variable, passingValue: condition.passingValue, selections: [inner])
+        }
+    }
+
+    func fragment(_ definition: FragmentDefinition) throws -> IRFragment {
+        let type = definition.typeCondition.name.value
+        return IRFragment(
+            name: definition.name.value, typeCondition: type,
+            argumentDefinitions: RelayDirectives.argumentDefinitions(definition),
+            plural: RelayDirectives.isPlural(definition),
+            selections: try selections(definition.selectionSet, parentType: type))
+    }
+
+    func variables(_ operation: OperationDefinition) -> [IRArgumentDefinition] {
+        operation.variableDefinitions.map { definition in
+            IRArgumentDefinition(
+                name: definition.variable.name.value, type: ASTConversion.typeString(definition.type),
+                defaultValue: definition.defaultValue.map { ASTConversion.value($0) })
+        }
+    }
+}

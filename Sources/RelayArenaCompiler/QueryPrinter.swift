@@ -1,0 +1,68 @@
+// Prints the query text sent to the server from the normalization IR: fragments already inlined
+// (so fragment-local @arguments are bound), with the generated `id`/`__typename`/`__isX` fields.
+
+struct QueryPrinter {
+    let schema: SchemaModel
+
+    func print(kind: String, name: String, variables: [IRArgumentDefinition], selections: [IRSelection]) -> String {
+        var header = "\(kind) \(name)"
+        if !variables.isEmpty {
+            let written = variables.map { variable in
+                "$\(variable.name): \(variable.type)" + (variable.defaultValue.map { " = \(Self.value($0))" } ?? "")
+            }
+            header += "(" + written.joined(separator: ", ") + ")"
+        }
+        var lines = [header + " {"]
+        block(selections, depth: 1, into: &lines)
+        lines.append("}")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func block(_ selections: [IRSelection], depth: Int, into lines: inout [String]) {
+        let indent = String(repeating: "  ", count: depth)
+        for selection in selections {
+            switch selection {
+            case .field(let field):
+                var text = indent + (field.alias.map { "\($0): " } ?? "") + field.name
+                if !field.args.isEmpty {
+                    text += "(" + field.args.map { "\($0.name): \(Self.value($0.value))" }.joined(separator: ", ") + ")"
+                }
+                guard let inner = field.selections else {
+                    lines.append(text)
+                    continue
+                }
+                lines.append(text + " {")
+                block(inner, depth: depth + 1, into: &lines)
+                lines.append(indent + "}")
+            case .inlineFragment(let type, let inner):
+                lines.append(indent + "... on \(type) {")
+                // The server answers `__isX` only for objects of a type that is an X (relay's discriminator).
+                if let key = schema.abstractKey(type) { lines.append(indent + "  \(key): __typename") }
+                block(inner, depth: depth + 1, into: &lines)
+                lines.append(indent + "}")
+            case .condition(let variable, let passingValue, let inner):
+                lines.append(indent + "... @\(passingValue ? "include" : "skip")(if: $\(variable)) {")
+                block(inner, depth: depth + 1, into: &lines)
+                lines.append(indent + "}")
+            case .typeDiscriminator(let key):
+                lines.append(indent + "\(key): __typename")
+            case .spread(let name, _):
+                // Normalization IR never holds spreads; printed as written should one slip through.
+                lines.append(indent + "...\(name)")
+            }
+        }
+    }
+
+    /// GraphQL value syntax (JSON string escaping is valid GraphQL string escaping).
+    static func value(_ value: IRValue) -> String {
+        switch value {
+        case .null: return "null"
+        case .bool(let bool): return bool ? "true" : "false"
+        case .int(let text), .float(let text), .enumValue(let text): return text
+        case .string(let string): return StorageKeyFormatter.stringify(.string(string))
+        case .variable(let name): return "$\(name)"
+        case .list(let items): return "[" + items.map(Self.value).joined(separator: ", ") + "]"
+        case .object(let members): return "{" + members.map { "\($0.key): \(Self.value($0.value))" }.joined(separator: ", ") + "}"
+        }
+    }
+}

@@ -1,0 +1,109 @@
+// Schema questions the transforms ask (is this type abstract, does it have an `id: ID`, which
+// objects implement Node), precomputed once from GraphQLSwift's schema into plain Sendable values.
+import GraphQL
+
+/// What lowering needs to know about one field of a composite type.
+struct FieldShape: Sendable {
+    var typeName: String
+    var plural: Bool
+    var isLeaf: Bool
+    /// A custom scalar may hold any JSON (objects included); built-in scalars and enums may not.
+    var isCustomScalar: Bool = false
+}
+
+private let builtInScalars: Set<String> = ["Int", "Float", "String", "Boolean", "ID"]
+
+struct SchemaModel: Sendable {
+    let schema: GraphQLSchema
+    private var fields: [String: [String: FieldShape]] = [:]
+    private var abstractTypes: Set<String> = []
+    private var objectTypes: Set<String> = []
+    /// Object and interface types with a field `id` of type `ID` or `ID!` (relay's criterion).
+    private var typesWithID: Set<String> = []
+    /// Abstract type → possible object types, sorted by name.
+    private var possibleTypes: [String: [String]] = [:]
+    private var nodeImplementations: Set<String> = []
+    /// The schema's `Node` interface, if it has one (relay looks it up by that name).
+    private(set) var nodeInterfaceName: String?
+
+    init(schema: GraphQLSchema) throws {
+        self.schema = schema
+        if schema.getType(name: "Node") is GraphQLInterfaceType { nodeInterfaceName = "Node" }
+        for (name, type) in schema.typeMap where !name.hasPrefix("__") {
+            switch type {
+            case let object as GraphQLObjectType:
+                objectTypes.insert(name)
+                record(name, try object.fields())
+                if try object.interfaces().contains(where: { $0.name == "Node" }), nodeInterfaceName != nil {
+                    nodeImplementations.insert(name)
+                }
+            case let interface as GraphQLInterfaceType:
+                abstractTypes.insert(name)
+                record(name, try interface.fields())
+                possibleTypes[name] = schema.getPossibleTypes(abstractType: interface).map(\.name).sorted(by: codeUnitLess)
+            case let union as GraphQLUnionType:
+                abstractTypes.insert(name)
+                possibleTypes[name] = schema.getPossibleTypes(abstractType: union).map(\.name).sorted(by: codeUnitLess)
+            default:
+                break
+            }
+        }
+    }
+
+    private mutating func record(_ typeName: String, _ map: GraphQLFieldMap) {
+        var shapes: [String: FieldShape] = [:]
+        for (fieldName, field) in map {
+            shapes[fieldName] = Self.shape(of: field.type)
+        }
+        fields[typeName] = shapes
+        if let idField = map["id"] {
+            var type: GraphQLType = idField.type
+            if let nonNull = type as? GraphQLNonNull { type = nonNull.ofType }
+            if (type as? GraphQLScalarType)?.name == "ID" { typesWithID.insert(typeName) }
+        }
+    }
+
+    private static func shape(of type: GraphQLType) -> FieldShape {
+        var current: GraphQLType = type
+        var plural = false
+        while true {
+            if let nonNull = current as? GraphQLNonNull {
+                current = nonNull.ofType
+            } else if let list = current as? GraphQLList {
+                plural = true
+                current = list.ofType
+            } else {
+                break
+            }
+        }
+        let named = getNamedType(type: current)
+        return FieldShape(
+            typeName: named?.name ?? "", plural: plural, isLeaf: named is GraphQLLeafType,
+            isCustomScalar: named is GraphQLScalarType && !builtInScalars.contains(named?.name ?? ""))
+    }
+
+    func rootTypeName(for operation: OperationType) -> String? {
+        switch operation {
+        case .query: return schema.queryType?.name
+        case .mutation: return schema.mutationType?.name
+        case .subscription: return schema.subscriptionType?.name
+        }
+    }
+
+    func isAbstract(_ typeName: String) -> Bool { abstractTypes.contains(typeName) }
+    func isObject(_ typeName: String) -> Bool { objectTypes.contains(typeName) }
+    func hasIDField(_ typeName: String) -> Bool { typesWithID.contains(typeName) }
+    func implementsNode(_ typeName: String) -> Bool { nodeImplementations.contains(typeName) }
+    func possibleObjectTypes(_ typeName: String) -> [String] { possibleTypes[typeName] ?? [] }
+
+    /// `__is<T>` for interfaces and unions (relay's abstract refinement key), else nil.
+    func abstractKey(_ typeName: String) -> String? {
+        isAbstract(typeName) ? "__is\(typeName)" : nil
+    }
+
+    /// `__typename` is not in the field maps, so it is answered here (a String leaf everywhere).
+    func field(_ name: String, on parentType: String) -> FieldShape? {
+        if name == "__typename" { return FieldShape(typeName: "String", plural: false, isLeaf: true) }
+        return fields[parentType]?[name]
+    }
+}

@@ -1,2 +1,0 @@
-import XCTest
-final class RelayArenaCompilerTestsPlaceholder: XCTestCase { func testNothingYet() {} }
