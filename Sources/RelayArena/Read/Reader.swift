@@ -83,7 +83,13 @@ struct Reader {
         for selection in selections {
             switch selection {
             case .scalarField(let f):
-                guard let value = snapshot.field(record, StorageKey.of(f, variables)) else {
+                let key = StorageKey.of(f, variables)
+                if key == "__typename" {
+                    // The record's type key, not a field of its own (as in relay's records).
+                    set(&data, f.responseKey, .string(snapshot.typename(of: record).string))
+                    continue
+                }
+                guard let value = snapshot.field(record, key) else {
                     markMissing()
                     continue
                 }
