@@ -1,0 +1,170 @@
+// The command line as people and scripts use it: the real executable, real files, stdin,
+// exit statuses, and nothing written when something fails.
+import Foundation
+import RelayArena
+import RelayArenaTestSupport
+import RelayArenaWorkloads
+import XCTest
+
+final class CLITests: XCTestCase {
+    var dir: URL!
+    var schema: String!
+    var query: String!
+
+    override func setUpWithError() throws {
+        dir = try CLI.tempDir()
+        schema = Fixtures.url("todo.graphql").path
+        query = Fixtures.url("todo-list-query.graphql").path
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: dir) }
+
+    func write(_ name: String, _ bytes: some Collection<UInt8>) throws -> String {
+        let url = dir.appendingPathComponent(name)
+        try Data(bytes).write(to: url)
+        return url.path
+    }
+
+    func normalizeArgs(_ response: String, _ extra: [String] = []) -> [String] {
+        ["normalize", "--schema", schema, "--document", query, "--variables", #"{"first":3}"#] + extra + [response]
+    }
+
+    func testNormalizePrintsTheStoreAsRelayJSON() throws {
+        let response = try write("r.json", TodoListWorkload(todos: 3).response())
+        let r = try CLI.run(normalizeArgs(response))
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let store = try JSONCompare.parse(r.stdout)
+        guard case .object(let records) = store else { return XCTFail("not an object") }
+        // root, user, connection, 3 edges, 3 todos, pageInfo
+        XCTAssertEqual(records.count, 10)
+        let conn = "client:VXNlcjptZQ==:todos(first:3)"
+        XCTAssertEqual(records.first { $0.key == "client:root" }?.value.stableJSON,
+                       #"{"__id":"client:root","__typename":"__Root","user(id:\"me\")":{"__ref":"VXNlcjptZQ=="}}"#)
+        XCTAssertNotNil(records.first { $0.key == conn + ":edges:2" })
+        XCTAssertEqual(records.first { $0.key == "VXNlcjptZQ==" }?.value.stableJSON,
+                       #"{"__id":"VXNlcjptZQ==","__typename":"User","id":"VXNlcjptZQ==","todos(first:3)":{"__ref":"\#(conn)"},"totalCount":3}"#)
+    }
+
+    func testStdinStoreRoundTripAndUpdatedIDs() throws {
+        let bytes = TodoListWorkload(todos: 3).response()
+        let storePath = dir.appendingPathComponent("store.json").path
+        let idsPath = dir.appendingPathComponent("ids.json").path
+        let first = try CLI.run(normalizeArgs("-", ["--write-store", storePath, "--updated-ids", idsPath]), stdin: bytes)
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertTrue(first.stdout.isEmpty, "--write-store writes nothing to stdout")
+        let ids = try JSONCompare.parse(Data(contentsOf: URL(fileURLWithPath: idsPath)))
+        guard case .array(let firstIDs) = ids else { return XCTFail("ids not a list") }
+        XCTAssertEqual(firstIDs.count, 10, "every record is new, the root changed")
+
+        // The same response again, into the stored store: nothing changes.
+        let again = try CLI.run(normalizeArgs("-", ["--store", storePath, "--write-store", storePath, "--updated-ids", idsPath]), stdin: bytes)
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(try String(contentsOfFile: idsPath, encoding: .utf8), "[]\n")
+
+        // A changed todo text: exactly that record.
+        let changed = String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "#1\"", with: "#1 changed\"")
+        let third = try CLI.run(normalizeArgs("-", ["--store", storePath, "--updated-ids", idsPath, "--quiet"]), stdin: Array(changed.utf8))
+        XCTAssertEqual(third.status, 0, third.stderr)
+        XCTAssertTrue(third.stdout.isEmpty, "--quiet prints nothing")
+        XCTAssertEqual(try String(contentsOfFile: idsPath, encoding: .utf8), "[]\n", "--quiet writes no files either")
+        let fourth = try CLI.run(normalizeArgs("-", ["--store", storePath, "--updated-ids", idsPath]), stdin: Array(changed.utf8))
+        XCTAssertEqual(fourth.status, 0, fourth.stderr)
+        XCTAssertEqual(try String(contentsOfFile: idsPath, encoding: .utf8), #"["VG9kbzox"]"# + "\n")
+    }
+
+    func testErrorsExitOneWithOneLineAndWriteNothing() throws {
+        let good = try write("good.json", TodoListWorkload(todos: 3).response())
+        let storePath = dir.appendingPathComponent("store.json").path
+        XCTAssertEqual(try CLI.run(normalizeArgs(good, ["--write-store", storePath])).status, 0)
+        let storeBefore = try Data(contentsOf: URL(fileURLWithPath: storePath))
+        let idsPath = dir.appendingPathComponent("ids.json").path
+
+        let truncated = Array(TodoListWorkload(todos: 3).response().dropLast(7))
+        let bad = try write("bad.json", truncated)
+        let r = try CLI.run(normalizeArgs(bad, ["--store", storePath, "--write-store", storePath, "--updated-ids", idsPath]))
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.stdout.isEmpty)
+        XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("malformed JSON"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("byte "), "says where: \(r.stderr)")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: storePath)), storeBefore, "the store file is untouched")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: idsPath))
+
+        let shape = try write("shape.json", Array(#"{"data":{"user":{"id":"u","totalCount":1,"todos":{"edges":{"cursor":"c"}}}}}"#.utf8))
+        let s = try CLI.run(normalizeArgs(shape))
+        XCTAssertEqual(s.status, 1)
+        XCTAssertTrue(s.stderr.contains("Expected data for field `edges` to be an array of objects"), s.stderr)
+        XCTAssertTrue(s.stderr.contains("at data.user.todos.edges"), s.stderr)
+
+        let missing = try CLI.run(normalizeArgs(dir.appendingPathComponent("nope.json").path))
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.stderr.hasPrefix("relay-arena: error: "), missing.stderr)
+
+        let usage = try CLI.run(["normalize", "--schema", schema])
+        XCTAssertEqual(usage.status, 1, "usage errors exit 1 too")
+        XCTAssertTrue(usage.stdout.isEmpty)
+    }
+
+    func testCompileErrorsPointAtFileLineColumn() throws {
+        let doc = try write("bad.graphql", Array("query Q {\n  user(id: \"me\") {\n    nope\n  }\n}\n".utf8))
+        let response = try write("r.json", Array(#"{"data":{}}"#.utf8))
+        let r = try CLI.run(["normalize", "--schema", schema, "--document", doc, response])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.stderr.contains("bad.graphql:3:5: error:"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("nope"), r.stderr)
+    }
+
+    func testRootIDForMutations() throws {
+        let doc = try write("m.graphql", Array(#"mutation AddTodo($input: AddTodoInput!) { addTodo(input: $input) { clientMutationId todoEdge { cursor node { id text } } } }"#.utf8))
+        let response = try write("m.json", Array(#"{"data":{"addTodo":{"clientMutationId":"c1","todoEdge":{"cursor":"x","node":{"id":"T9","text":"Milk"}}}}}"#.utf8))
+        let r = try CLI.run(["normalize", "--schema", schema, "--document", doc, "--root-id", "client:local:0",
+                             "--variables", #"{"input":{"userId":"me","text":"Milk","clientMutationId":"c1"}}"#, response])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let key = #"client:local:0:addTodo(input:{"clientMutationId":"c1","text":"Milk","userId":"me"})"#
+        guard case .object(let records) = try JSONCompare.parse(r.stdout) else { return XCTFail() }
+        XCTAssertEqual(Set(records.map(\.key)), ["client:root", "client:local:0", key, key + ":todoEdge", "T9"])
+    }
+
+    func testReadPrintsMaskedDataWithPointers() throws {
+        let doc = try write("q.graphql", Array("""
+            query ListQuery { user(id: "me") { id todos(first: 2) { edges { node { id ...Item_todo } } } } }
+            fragment Item_todo on Todo { text complete }
+            """.utf8))
+        let response = try write("r.json", TodoListWorkload(todos: 2).response())
+        let storePath = dir.appendingPathComponent("s.json").path
+        let n = try CLI.run(["normalize", "--schema", schema, "--document", doc, "--write-store", storePath, response])
+        XCTAssertEqual(n.status, 0, n.stderr)
+        let list = try CLI.run(["read", "--schema", schema, "--document", doc, "--operation", "ListQuery", "--store", storePath,
+                                "--fragment", "ListQuery", "--id", "client:root"])
+        XCTAssertEqual(list.status, 0, list.stderr)
+        let listJSON = try JSONCompare.parse(list.stdout)
+        let node = #"{"id":"VG9kbzow","__id":"VG9kbzow","__fragments":{"Item_todo":{}},"__fragmentOwner":{"name":"ListQuery","variables":{}}}"#
+        XCTAssertNil(JSONCompare.difference(listJSON, try JSONCompare.parse(Array(
+            (#"{"data":{"user":{"id":"VXNlcjptZQ==","todos":{"edges":[{"node":"# + node + #"},{"node":{"id":"VG9kbzox","__id":"VG9kbzox","__fragments":{"Item_todo":{}},"__fragmentOwner":{"name":"ListQuery","variables":{}}}}]}}},"isMissingData":false}"#).utf8))))
+        let item = try CLI.run(["read", "--schema", schema, "--document", doc, "--operation", "ListQuery", "--store", storePath,
+                                "--fragment", "Item_todo", "--id", "VG9kbzow"])
+        XCTAssertEqual(item.status, 0, item.stderr)
+        guard case .object(let top) = try JSONCompare.parse(item.stdout), case .object(let data)? = top.first(where: { $0.key == "data" })?.value else {
+            return XCTFail(item.stdoutText)
+        }
+        XCTAssertEqual(data.map(\.key), ["text", "complete"], "the item view sees exactly its fields")
+        let unknown = try CLI.run(["read", "--schema", schema, "--document", doc, "--operation", "ListQuery", "--store", storePath,
+                                   "--fragment", "Item_todo", "--id", "nope"])
+        XCTAssertEqual(unknown.status, 0)
+        XCTAssertEqual(unknown.stdoutText, #"{"data":null,"isMissingData":true}"# + "\n")
+    }
+
+    func testQuickBenchPrintsJSONWithTheAgreedKeys() throws {
+        let r = try CLI.run(["bench", "--todos", "300", "--repetitions", "1", "--format", "json"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        guard case .object(let m) = try JSONCompare.parse(r.stdout) else { return XCTFail(r.stdoutText) }
+        let keys = Set(m.map(\.key))
+        for key in ["todos", "input_bytes", "ingest_seconds", "ingest_mb_per_s", "yajl_noop_mb_per_s", "jsondecoder_mb_per_s",
+                    "jsonserialization_mb_per_s", "refetch_identical_seconds", "refetch_10pct_seconds",
+                    "refetch_identical_updated_ids", "store_bytes", "read_ns_per_field", "read_allocations"] {
+            XCTAssertTrue(keys.contains(key), "missing \(key)")
+        }
+        XCTAssertEqual(m.first { $0.key == "refetch_identical_updated_ids" }?.value, .int(0))
+        XCTAssertEqual(m.first { $0.key == "todos" }?.value, .int(300))
+    }
+}
