@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer harness for the C core and runs it on a scratch copy of the seed corpus.
+#   Tests/Fuzz/run.sh [seconds]     (default 60)
+# Environment: CLANG (default: clang on PATH), FUZZ_JOBS (default 1), FUZZ_ARGS (extra flags),
+# FUZZ_BUILD_ONLY=1 to stop after building.
+set -euo pipefail
+seconds="${1:-60}"
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+out="$root/.build-fuzz"
+cc="${CLANG:-clang}"
+mkdir -p "$out"
+
+src="$root/CSources/CRelayArena"
+"$cc" -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -g -O1 -std=gnu11 \
+    -I "$src/include" -I "$src" \
+    "$src"/*.c "$here/fuzz_normalize.c" \
+    -fuse-ld=lld -lyajl -o "$out/fuzz_normalize"
+echo "built $out/fuzz_normalize"
+[ "${FUZZ_BUILD_ONLY:-0}" = 1 ] && exit 0
+
+# Work on a copy so the committed seeds don't grow; crashes land in $out/artifacts.
+work="$out/corpus"
+rm -rf "$work"
+mkdir -p "$work" "$out/artifacts"
+cp "$here"/corpus/* "$work"/
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+cd "$out"
+exec "$out/fuzz_normalize" "$work" \
+    -max_len=4096 -timeout=10 -max_total_time="$seconds" -jobs="${FUZZ_JOBS:-1}" -workers="${FUZZ_JOBS:-1}" \
+    -artifact_prefix="$out/artifacts/" -print_final_stats=1 ${FUZZ_ARGS:-}
