@@ -21,7 +21,7 @@ struct Normalize: ParsableCommand {
     @Option(name: .customLong("updated-ids"), help: "Write the updated data IDs here as a JSON array.")
     var updatedIDs: String?
 
-    @Flag(help: "Normalize and publish but print nothing.")
+    @Flag(help: "Normalize and publish but print nothing on stdout (files asked for are still written).")
     var quiet = false
 
     @ArgumentParser.Argument(help: "The response file, or - for standard input.")
@@ -38,9 +38,8 @@ struct Normalize: ParsableCommand {
             payload = try ResponseNormalizer.normalize(fileAt: response, plan: plan, rootID: rootID)
         }
         let updated = try target.publish(payload)
-        if quiet { return }
+        if quiet && writeStore == nil && updatedIDs == nil { return }
         // Outputs are produced only after everything succeeded.
-        let storeJSON = target.relayJSON()
         var idsJSON = "["
         for (i, id) in updated.enumerated() {
             idsJSON += (i > 0 ? "," : "") + ReadValue.string(id).jsonText
@@ -48,9 +47,9 @@ struct Normalize: ParsableCommand {
         idsJSON += "]\n"
         if let updatedIDs { try writeAtomically(Array(idsJSON.utf8), to: updatedIDs) }
         if let writeStore {
-            try writeAtomically(storeJSON + [0x0A], to: writeStore)
-        } else {
-            FileHandle.standardOutput.write(Data(storeJSON + [0x0A]))
+            try writeAtomically(target.relayJSON() + [0x0A], to: writeStore)
+        } else if !quiet {
+            FileHandle.standardOutput.write(Data(target.relayJSON() + [0x0A]))
         }
     }
 }

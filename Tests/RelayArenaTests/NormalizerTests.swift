@@ -1,0 +1,151 @@
+// Normalizer behaviour beyond the golden cases: data IDs that arrive after the children that
+// need them, buffered type-dependent values, nested response errors, limits, error positions,
+// and the same store from every chunking of a real workload.
+import Foundation
+import RelayArena
+import RelayArenaCompiler
+import RelayArenaTestSupport
+import RelayArenaWorkloads
+import XCTest
+
+final class NormalizerTests: XCTestCase {
+    static let todo = try! Compiler(schema: GraphQLSourceFile(name: "todo.graphql", text: Fixtures.text("todo.graphql")))
+    static let starwars = try! Compiler(schema: GraphQLSourceFile(name: "starwars.graphql", text: Fixtures.text("starwars.graphql")))
+
+    func plan(_ compiler: Compiler, _ doc: String, _ variables: Variables = [:]) throws -> NormalizationPlan {
+        let docs = try compiler.compile([GraphQLSourceFile(name: "test.graphql", text: doc)])
+        return try NormalizationPlan(operation: docs.operations.values.first!, variables: variables)
+    }
+
+    func store(_ plan: NormalizationPlan, _ response: String, chunk: Int = .max, into store: RecordStore = RecordStore()) throws -> JSONValue {
+        let n = try ResponseNormalizer(plan: plan)
+        try Chunking.split(Array(response.utf8), size: chunk) { try n.feed($0) }
+        try store.publish(try n.finish())
+        return try JSONCompare.parse(store.relayJSON())
+    }
+
+    func record(_ s: JSONValue, _ id: String) -> String? {
+        guard case .object(let m) = s else { return nil }
+        return m.first { $0.key == id }?.value.stableJSON
+    }
+
+    /// The user's id comes last: its connection, edges and their id-less children can only get
+    /// their client IDs when the user closes (pending records, resolved in a cascade).
+    func testIDAfterNestedIdlessChildren() throws {
+        let p = try plan(Self.todo, """
+            query Q { user(id: "me") { settings { theme notifications { push } } todos(first: 2) { edges { cursor node { id text } } pageInfo { hasNextPage } } } }
+            """)
+        let response = #"{"data":{"user":{"settings":{"theme":"dark","notifications":{"push":true}},"todos":{"edges":[{"cursor":"a","node":{"text":"t0","id":"T0"}},null,{"cursor":"c","node":{"text":"t2"}}],"pageInfo":{"hasNextPage":false}},"id":"U1"}}}"#
+        for chunk in Chunking.sizes {
+            let s = try store(p, response, chunk: chunk)
+            XCTAssertEqual(record(s, "client:U1:settings:notifications"), #"{"__id":"client:U1:settings:notifications","__typename":"NotificationSettings","push":true}"#)
+            XCTAssertEqual(record(s, "client:U1:todos(first:2)"), #"{"__id":"client:U1:todos(first:2)","__typename":"TodoConnection","edges":{"__refs":["client:U1:todos(first:2):edges:0",null,"client:U1:todos(first:2):edges:2"]},"pageInfo":{"__ref":"client:U1:todos(first:2):pageInfo"}}"#)
+            XCTAssertEqual(record(s, "client:U1:todos(first:2):edges:2:node"), #"{"__id":"client:U1:todos(first:2):edges:2:node","__typename":"Todo","text":"t2"}"#)
+            XCTAssertEqual(record(s, "T0"), #"{"__id":"T0","__typename":"Todo","id":"T0","text":"t0"}"#)
+            XCTAssertEqual(record(s, "U1"), #"{"__id":"U1","__typename":"User","id":"U1","settings":{"__ref":"client:U1:settings"},"todos(first:2)":{"__ref":"client:U1:todos(first:2)"}}"#)
+        }
+    }
+
+    /// Falsy ids (`""`, `0`, `false`, `null`) mean "no id": relay falls back to the client ID.
+    func testFalsyIDsFallBackToClientIDs() throws {
+        let p = try plan(Self.todo, #"query Q { user(id: "me") { friends(first: 4) { name } } }"#)
+        let s = try store(p, #"{"data":{"user":{"id":"U","friends":[{"id":"","name":"a"},{"id":0,"name":"b"},{"id":false,"name":"c"},{"id":null,"name":"d"}]}}}"#)
+        for i in 0..<4 { XCTAssertNotNil(record(s, "client:U:friends(first:4):\(i)"), "friend \(i)") }
+        XCTAssertThrowsError(try store(p, #"{"data":{"user":{"id":"U","friends":[{"id":7,"name":"a"}]}}}"#)) { e in
+            XCTAssertTrue("\(e)".contains("Expected id on field `friends` to be a string"), "\(e)")
+        }
+    }
+
+    /// An inline fragment whose fields arrive before `__typename`: the values are buffered and
+    /// replayed once the type is known; the non-matching branch writes nothing.
+    func testTypeConditionDecidedAfterTheFields() throws {
+        let p = try plan(Self.starwars, "query Q { hero { name ... on Droid { primaryFunction friends { name } } ... on Human { homePlanet } } }")
+        let s = try store(p, #"{"data":{"hero":{"primaryFunction":"Astromech","friends":[{"name":"Luke","__typename":"Human","id":"1000"}],"homePlanet":"x","name":"R2","__typename":"Droid","id":"2001"}}}"#, chunk: 3)
+        XCTAssertEqual(record(s, "2001"), #"{"__id":"2001","__typename":"Droid","friends":{"__refs":["1000"]},"id":"2001","name":"R2","primaryFunction":"Astromech"}"#)
+        XCTAssertEqual(record(s, "1000"), #"{"__id":"1000","__typename":"Human","id":"1000","name":"Luke"}"#)
+    }
+
+    /// An error below a nulled field is stored on that field with the path relative to it.
+    func testNestedErrorAttachesToTheNulledField() throws {
+        let p = try plan(Self.todo, #"query Q { user(id: "me") { bestFriend { name email } } }"#)
+        let s = try store(p, #"{"errors":[{"message":"boom","path":["user","bestFriend","email"],"locations":[{"line":1,"column":2}],"extensions":{"code":"X"}}],"data":{"user":{"id":"U","bestFriend":null}}}"#)
+        XCTAssertEqual(record(s, "U"), #"{"__errors":{"bestFriend":[{"extensions":{"code":"X"},"message":"boom","path":["email"]}]},"__id":"U","__typename":"User","bestFriend":null,"id":"U"}"#)
+    }
+
+    func testLimitsAndPositions() throws {
+        let p = try plan(Self.todo, #"query Q { user(id: "me") { name } }"#)
+        let deep = #"{"data":{"user":{"id":"U","x":"# + String(repeating: "[", count: 40) + String(repeating: "]", count: 40) + "}}}"
+        let tight = try ResponseNormalizer(plan: p, limits: NormalizationLimits(maxDepth: 20))
+        XCTAssertThrowsError(try tight.feed(Array(deep.utf8))) { e in
+            XCTAssertEqual((e as? RelayArenaError)?.code, .tooDeep)
+        }
+        let small = try ResponseNormalizer(plan: p, limits: NormalizationLimits(maxBytes: 10))
+        XCTAssertThrowsError(try small.feed(Array(#"{"data":{"user":null}}"#.utf8))) { e in
+            XCTAssertEqual((e as? RelayArenaError)?.code, .tooLarge)
+        }
+        let bad = try ResponseNormalizer(plan: p)
+        try bad.feed(Array(#"{"data":{"user":{"id":"U","#.utf8))
+        XCTAssertThrowsError(try bad.feed(Array(#""name":tru}}}"#.utf8))) { e in
+            let error = e as! RelayArenaError
+            XCTAssertEqual(error.code, .malformedJSON)
+            XCTAssertGreaterThanOrEqual(error.offset ?? 0, 26, "offsets count earlier chunks")
+            XCTAssertEqual(error.path, "data.user.name", "\(error)")
+        }
+        let dup = try ResponseNormalizer(plan: p)
+        XCTAssertThrowsError(try dup.feed(Array(#"{"data":{"user":{"id":"U","name":"a","name":"b"}}}"#.utf8))) { e in
+            XCTAssertEqual((e as? RelayArenaError)?.code, .duplicateKey)
+            XCTAssertTrue("\(e)".contains("duplicate key `name`"), "\(e)")
+        }
+        XCTAssertThrowsError(try ResponseNormalizer(plan: p).finish()) { e in
+            XCTAssertEqual((e as? RelayArenaError)?.code, .malformedJSON, "an empty response is not JSON")
+        }
+        let noData = try ResponseNormalizer(plan: p)
+        try noData.feed(Array(#"{"errors":[{"message":"x"}]}"#.utf8))
+        XCTAssertThrowsError(try noData.finish()) { e in
+            XCTAssertEqual((e as? RelayArenaError)?.code, .invalidResponse)
+        }
+    }
+
+    /// The whole generated workload, fed at several chunk sizes, gives byte-identical stores.
+    func testWorkloadIsTheSameAtEveryChunking() throws {
+        let docs = try Self.todo.compile([GraphQLSourceFile(name: "q.graphql", text: Fixtures.text("todo-list-query.graphql"))])
+        let p = try NormalizationPlan(operation: docs.operations["TodoListQuery"]!, variables: ["first": .int(500)])
+        let bytes = TodoListWorkload(todos: 500).response()
+        let reference = RecordStore()
+        try reference.commit(response: bytes, plan: p)
+        XCTAssertEqual(reference.recordCount, 1 + 1 + 1 + 500 + 500 + 1)
+        for chunk in [1, 2, 7, 64, 4096, 65536] {
+            let s = RecordStore()
+            let n = try ResponseNormalizer(plan: p)
+            try Chunking.split(bytes, size: chunk) { try n.feed($0) }
+            try s.publish(try n.finish())
+            XCTAssertEqual(s.relayJSON(), reference.relayJSON(), "chunk \(chunk)")
+        }
+        // Streaming from a file in 64 KiB chunks gives the same too.
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("workload-\(UUID()).json")
+        try Data(bytes).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let fromFile = RecordStore()
+        try fromFile.publish(try ResponseNormalizer.normalize(fileAt: url.path, plan: p))
+        XCTAssertEqual(fromFile.relayJSON(), reference.relayJSON())
+    }
+
+    /// Refetch merge: identical updates nothing; k changed todos update exactly k records.
+    func testRefetchUpdatesOnlyChangedRecords() throws {
+        let docs = try Self.todo.compile([GraphQLSourceFile(name: "q.graphql", text: Fixtures.text("todo-list-query.graphql"))])
+        let p = try NormalizationPlan(operation: docs.operations["TodoListQuery"]!, variables: ["first": .int(1000)])
+        let w = TodoListWorkload(todos: 1000)
+        let s = RecordStore()
+        try s.commit(response: w.response(), plan: p)
+        XCTAssertEqual(try s.commit(response: w.response(), plan: p), [])
+        let changed = try s.commit(response: w.response(changedPercent: 10), plan: p)
+        XCTAssertTrue(changed.allSatisfy { !$0.hasPrefix("client:") }, "only todos change")
+        XCTAssertGreaterThan(changed.count, 50)
+        XCTAssertLessThan(changed.count, 150)
+        // Shrinking the list replaces the edge list (and totalCount) but keeps the dropped records.
+        try s.commit(response: w.response(), plan: p)
+        let shrunk = try s.commit(response: w.response(count: 500), plan: p)
+        XCTAssertEqual(Set(shrunk), ["VXNlcjptZQ==", "client:VXNlcjptZQ==:todos(first:1000)", "client:VXNlcjptZQ==:todos(first:1000):pageInfo"])
+        XCTAssertEqual(s.recordCount, 1 + 1 + 1 + 1000 + 1000 + 1)
+    }
+}

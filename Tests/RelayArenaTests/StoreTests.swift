@@ -1,0 +1,82 @@
+// The store on its own: relay toJSON round trips, bad store files, and readers running while a
+// writer publishes (a reader sees a payload entirely or not at all).
+import Foundation
+import RelayArena
+import RelayArenaCompiler
+import RelayArenaTestSupport
+import XCTest
+
+final class StoreTests: XCTestCase {
+    func testNewStoreHoldsOnlyTheRoot() {
+        XCTAssertEqual(String(decoding: RecordStore().relayJSON(), as: UTF8.self),
+                       #"{"client:root":{"__id":"client:root","__typename":"__Root"}}"#)
+    }
+
+    func testRelayJSONRoundTripsEveryValueKind() throws {
+        let text = #"{"client:root":{"__id":"client:root","__typename":"__Root","me":{"__ref":"U"},"list":{"__refs":["U",null]}},"U":{"__id":"U","__typename":"User","s":"a\"b\\c\n\u0001é","i":-9007199254740991,"f":1.50,"big":123456789012345678901234567890,"t":true,"n":null,"scalars":[1,"x",null,[2]],"obj":{"b":1,"a":{"__ref":"not-a-link-here","x":1}},"fake":{"__ref":3},"__errors":{"s":[{"message":"m"}]}},"gone":null}"#
+        let store = try RecordStore(relayJSON: Array(text.utf8))
+        let out = String(decoding: store.relayJSON(), as: UTF8.self)
+        XCTAssertEqual(out, text, "values kept verbatim, key order kept, tombstones kept")
+        XCTAssertEqual(store.recordCount, 3)
+        store.withSnapshot { s in
+            guard case .record(let u) = s.record("U") else { return XCTFail() }
+            if case .int(let i)? = s.field(u, "i") { XCTAssertEqual(i, -9007199254740991) } else { XCTFail("i") }
+            if case .number(let t)? = s.field(u, "big") { XCTAssertEqual(t.string, "123456789012345678901234567890") } else { XCTFail("big") }
+            if case .json? = s.field(u, "fake") {} else { XCTFail("{__ref: 3} is a custom scalar, not a link") }
+            guard case .record(let root) = s.record("client:root"), case .links(let list)? = s.field(root, "list") else { return XCTFail() }
+            XCTAssertEqual(list.count, 2)
+            XCTAssertNil(list[1])
+            if case .deleted = s.record("gone") {} else { XCTFail("tombstone") }
+            if case .unknown = s.record("never") {} else { XCTFail("unknown") }
+        }
+    }
+
+    func testBadStoreFilesAreRejected() {
+        for bad in ["[]", #"{"a":1}"#, #"{"a":{"__id":"a"}}"#, #"{"a":{"__typename":1}}"#, #"{"a":"#, "", #"{"a":{"__typename":"T","x":[1,}"#] {
+            XCTAssertThrowsError(try RecordStore(relayJSON: Array(bad.utf8)), bad)
+        }
+    }
+
+    /// Each payload sets the same value on two records; concurrent readers must never see them
+    /// differ (that would be half a payload).
+    func testReadersNeverSeeHalfAPayload() throws {
+        let compiler = try Compiler(schema: GraphQLSourceFile(name: "todo.graphql", text: Fixtures.text("todo.graphql")))
+        let docs = try compiler.compile([GraphQLSourceFile(name: "q.graphql", text: #"query Q { a: node(id: "A") { id ... on Todo { text } } b: node(id: "B") { id ... on Todo { text } } }"#)])
+        let plan = try NormalizationPlan(operation: docs.operations["Q"]!)
+        let store = RecordStore()
+        @Sendable func payload(_ i: Int) -> [UInt8] {
+            Array(#"{"data":{"a":{"__typename":"Todo","id":"A","text":"v\#(i)"},"b":{"__typename":"Todo","id":"B","text":"v\#(i)"}}}"#.utf8)
+        }
+        try store.commit(response: payload(0), plan: plan)
+        let writes = 300
+        let torn = Counter()
+        DispatchQueue.concurrentPerform(iterations: 3) { worker in
+            if worker == 0 {
+                for i in 1...writes { try! store.commit(response: payload(i), plan: plan) }
+                return
+            }
+            for _ in 0..<2000 {
+                store.withSnapshot { s in
+                    guard case .record(let a) = s.record("A"), case .record(let b) = s.record("B"),
+                          case .string(let ta)? = s.field(a, "text"), case .string(let tb)? = s.field(b, "text") else {
+                        torn.add()
+                        return
+                    }
+                    if ta != tb { torn.add() }
+                }
+            }
+        }
+        XCTAssertEqual(torn.value, 0)
+        store.withSnapshot { s in
+            guard case .record(let a) = s.record("A"), case .string(let t)? = s.field(a, "text") else { return XCTFail() }
+            XCTAssertEqual(t.string, "v\(writes)")
+        }
+    }
+}
+
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var n = 0
+    func add() { lock.lock(); n += 1; lock.unlock() }
+    var value: Int { lock.lock(); defer { lock.unlock() }; return n }
+}
