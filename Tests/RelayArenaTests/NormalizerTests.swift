@@ -100,8 +100,7 @@ final class NormalizerTests: XCTestCase {
             XCTAssertEqual((e as? RelayArenaError)?.code, .malformedJSON, "an empty response is not JSON")
         }
         let noData = try ResponseNormalizer(plan: p)
-        try noData.feed(Array(#"{"errors":[{"message":"x"}]}"#.utf8))
-        XCTAssertThrowsError(try noData.finish()) { e in
+        XCTAssertThrowsError(try { try noData.feed(Array(#"{"errors":[{"message":"x"}]}"#.utf8)); _ = try noData.finish() }()) { e in
             XCTAssertEqual((e as? RelayArenaError)?.code, .invalidResponse)
         }
     }
