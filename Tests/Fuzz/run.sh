@@ -29,4 +29,4 @@ export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 cd "$out"
 exec "$out/fuzz_normalize" "$work" \
     -max_len=4096 -timeout=10 -max_total_time="$seconds" -jobs="${FUZZ_JOBS:-1}" -workers="${FUZZ_JOBS:-1}" \
-    -artifact_prefix="$out/artifacts/" -print_final_stats=1 ${FUZZ_ARGS:-}
+    -dict="$here/fuzz.dict" -artifact_prefix="$out/artifacts/" -print_final_stats=1 ${FUZZ_ARGS:-}
