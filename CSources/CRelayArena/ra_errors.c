@@ -102,6 +102,9 @@ static bool locate(ra_normalizer *n, yajl_val path, uint32_t *out_rec, uint32_t 
             *rel = i + 1;
             return true;
         }
+        // Only linked fields lead further (a scalar's child_set is not an index; the record may
+        // hold a link there from another selection set).
+        if (s->kind == RA_SEL_SCALAR) return false;
         if (ra_value_tag(v) == RA_TAG_REF) {
             rec = ra_source_record_for_symbol(n->delta, (uint32_t)ra_value_payload(v));
         } else if (ra_value_tag(v) == RA_TAG_REFS && i + 1 < path->u.array.len &&
@@ -171,7 +174,7 @@ ra_status ra_normalizer_attach_errors(ra_normalizer *n) {
         for (uint32_t j = i; j < count; j++)
             if (list[j].rec == rec) list[j].rec = UINT32_MAX;
         uint32_t esym = ok ? ra_intern(n->delta, "__errors", 8) : 0;
-        uint64_t v = esym ? ra_heap_put(n->delta, RA_TAG_JSON, out.data, (uint32_t)out.len) : 0;
+        uint64_t v = esym && out.len <= UINT32_MAX - 16 ? ra_heap_put(n->delta, RA_TAG_JSON, out.data, (uint32_t)out.len) : 0;
         ok = v && ra_record_set(n->delta, rec, esym, v);
     }
     ra_buf_free(&out);

@@ -47,6 +47,13 @@ static int ioom(importer *im) {
     return 0;
 }
 
+// Heap slots hold a u32 length: longer values are refused rather than cut.
+static int itoo_long(importer *im) {
+    ifail(im, "a value is longer than the arena's 4 GiB limit");
+    im->err->code = RA_ERR_LIMIT;
+    return 0;
+}
+
 static bool set_field(importer *im, uint64_t v) {
     return v && ra_record_set(im->src, (uint32_t)im->rec, im->key, v);
 }
@@ -65,7 +72,11 @@ static int scalar(importer *im, int kind, const char *s, size_t len) {
         if (kind != 0) return ifail(im, "record values must be objects or null");
         bool created;
         int64_t r = ra_record_get_or_create(im->src, im->id_sym, 0, &created);
-        return r < 0 ? ioom(im) : 1;
+        if (r < 0) return ioom(im);
+        // A repeated data ID replaces the earlier record (JSON.parse keeps the last value).
+        im->src->recs[r].type = 0;
+        im->src->recs[r].count = 0;
+        return 1;
     }
     if (im->depth == 2) {
         if (im->in_id) return kind == 3 ? 1 : ifail(im, "`__id` must be a string");
@@ -76,11 +87,12 @@ static int scalar(importer *im, int kind, const char *s, size_t len) {
             im->src->recs[im->rec].type = t;
             return 1;
         }
+        if (len > UINT32_MAX - 16) return itoo_long(im);
         uint64_t v;
         switch (kind) {
         case 0: v = ra_make(RA_TAG_NULL, 0); break;
         case 1: v = ra_make(len == 4 ? RA_TAG_TRUE : RA_TAG_FALSE, 0); break;
-        case 2: v = ra_heap_put(im->src, RA_TAG_NUMBER, s, (uint32_t)len); break;
+        case 2: v = ra_small_int(s, len, &v) ? v : ra_heap_put(im->src, RA_TAG_NUMBER, s, (uint32_t)len); break;
         default: v = ra_heap_put(im->src, RA_TAG_STRING, s, (uint32_t)len); break;
         }
         return set_field(im, v) ? 1 : ioom(im);
@@ -125,6 +137,7 @@ static int start(importer *im, bool map) {
         bool created;
         im->rec = ra_record_get_or_create(im->src, im->id_sym, 0, &created);
         if (im->rec < 0) return ioom(im);
+        im->src->recs[im->rec].type = 0;
         im->src->recs[im->rec].count = 0;
         return 1;
     }
@@ -196,6 +209,7 @@ static int end(importer *im, bool map) {
     uint64_t v;
     if (map && im->ref_kind == REF_ONE && im->member_count[0] == 1 && im->ref_sym) v = ra_make(RA_TAG_REF, im->ref_sym);
     else if (map && im->ref_kind == REF_MANY && im->member_count[0] == 1) v = ra_heap_put_refs(im->src, im->refs ? im->refs : (uint32_t[]){0}, im->nrefs);
+    else if (im->text.len > UINT32_MAX - 16) return itoo_long(im);
     else v = ra_heap_put(im->src, RA_TAG_JSON, im->text.data, (uint32_t)im->text.len);
     im->cap_depth = 0;
     return set_field(im, v) ? 1 : ioom(im);

@@ -80,6 +80,18 @@ uint64_t ra_heap_put(ra_source *s, unsigned tag, const void *_Nullable bytes, ui
 /// Appends {u32 count, u32 syms...}; returns a REFS word, 0 on OOM.
 uint64_t ra_heap_put_refs(ra_source *s, const uint32_t *syms, uint32_t count);
 static inline uint64_t ra_make(unsigned tag, uint64_t payload) { return ((uint64_t)tag << 60) | payload; }
+/// Integers of up to 17 digits fit the 60-bit inline INT form exactly; true and the word when so.
+static inline bool ra_small_int(const char *s, size_t len, uint64_t *out) {
+    size_t i = len && s[0] == '-' ? 1 : 0;
+    if (len - i < 1 || len - i > 17) return false;
+    int64_t v = 0;
+    for (size_t j = i; j < len; j++) {
+        if (s[j] < '0' || s[j] > '9') return false;
+        v = v * 10 + (s[j] - '0');
+    }
+    *out = ra_make(RA_TAG_INT, (uint64_t)(i ? -v : v) & 0x0FFFFFFFFFFFFFFFull);
+    return true;
+}
 static inline uint32_t ra_load_u32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
 
 void ra_error_set(ra_error *_Nullable err, ra_status code, uint64_t offset, const char *fmt, ...)

@@ -121,16 +121,10 @@ static bool is_zero_number(const char *s, size_t len) {
     return true;
 }
 
-// Integers of up to 17 digits fit the 60-bit inline form exactly; anything else stays text.
+// Integers stay exact inline (see ra_small_int); anything else keeps its text.
 static uint64_t number_value(ra_normalizer *n, const char *s, size_t len) {
-    size_t i = s[0] == '-' ? 1 : 0;
-    if (len - i >= 1 && len - i <= 17) {
-        int64_t v = 0;
-        size_t j = i;
-        for (; j < len && s[j] >= '0' && s[j] <= '9'; j++) v = v * 10 + (s[j] - '0');
-        if (j == len) return ra_make(RA_TAG_INT, (uint64_t)(i ? -v : v) & 0x0FFFFFFFFFFFFFFFull);
-    }
-    return stage_bytes(n, RA_TAG_NUMBER, s, len);
+    uint64_t v;
+    return ra_small_int(s, len, &v) ? v : stage_bytes(n, RA_TAG_NUMBER, s, len);
 }
 
 // MARK: - Duplicate keys among unmatched keys of one map
@@ -240,6 +234,8 @@ static int capture_end(ra_normalizer *n, frame *f) {
     uint64_t off = f->cap_off;
     pop(n);
     if (to_errors) return 1;
+    if (n->bytes.len - off - 4 > UINT32_MAX - 16)
+        return fail(n, RA_ERR_LIMIT, "a custom scalar value is longer than the arena's 4 GiB limit");
     uint32_t len = (uint32_t)(n->bytes.len - off - 4);
     memcpy(n->bytes.data + off, &len, 4);
     return stage_value(n, &n->frames[n->depth - 1], ra_make(RA_TAG_JSON, off));

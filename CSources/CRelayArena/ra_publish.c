@@ -1,6 +1,7 @@
 // Publish: merge a delta into the store field by field (relay's updateTargetFromSource +
 // RelayModernRecord.update). Everything that can fail happens before the first record changes.
 #include "ra_internal.h"
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -9,11 +10,15 @@ static bool numeric(unsigned tag) { return tag == RA_TAG_INT || tag == RA_TAG_NU
 static double number_of(const ra_source *s, uint64_t v) {
     if (ra_value_tag(v) == RA_TAG_INT) return (double)ra_value_int(v);
     ra_bytes_ref r = ra_source_value_bytes(s, v);
+    // The whole text: a cut one can read as another number (1e130 vs 1e131 past 127 digits).
     char tmp[128];
-    size_t n = r.len < sizeof tmp - 1 ? r.len : sizeof tmp - 1;
-    memcpy(tmp, r.ptr, n);
-    tmp[n] = 0;
-    return strtod(tmp, NULL);
+    char *text = r.len < sizeof tmp ? tmp : malloc(r.len + 1);
+    if (!text) return NAN;  // unequal to everything: the field counts as changed
+    if (r.len) memcpy(text, r.ptr, r.len);
+    text[r.len] = 0;
+    double d = strtod(text, NULL);
+    if (text != tmp) free(text);
+    return d;
 }
 
 // Deep equality between a store value and a delta value (relay's areEqual on field values).

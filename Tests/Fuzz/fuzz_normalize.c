@@ -9,7 +9,8 @@
 //      export byte for byte the same;
 //   2. export(delta) re-imports, and exports again to the same bytes;
 //   3. publish(store, delta) succeeds; export(store) re-imports and exports to the same bytes;
-//   4. publishing the same delta again changes nothing (no updated IDs, same export);
+//   4. publishing the same delta again changes nothing (no updated IDs, same export), and
+//      publishing into an empty store gives a store that exports exactly as the delta;
 //   5. raw bytes given to ra_source_import_json never crash; when they load, the source
 //      round-trips through export/import and publishes into the store (3 and 4 again).
 #include "relay_arena.h"
@@ -311,13 +312,28 @@ static blob check_round_trip(const ra_source *src, const char *what) {
     return e1;
 }
 
-// Publishes `delta` into a fresh copy of the fixed store, checks the round trip and that a
-// second publish of the same delta is a no-op.
+// Publishes `delta` into an empty store (the result exports exactly as the delta does) and
+// into a fresh copy of the fixed store: checks the round trip and that a second publish of the
+// same delta is a no-op.
 static void check_publish(const ra_source *delta, const char *what) {
-    ra_source *store = load_store();
     ra_error err;
     memset(&err, 0, sizeof err);
-    ra_status st = ra_source_publish(store, delta, &err);
+    ra_source *empty = ra_source_create();
+    FUZZ_CHECK(empty != NULL, "ra_source_create");
+    ra_status st = ra_source_publish(empty, delta, &err);
+    FUZZ_CHECK(st == RA_OK, "%s: publish into an empty store failed: %s", what, err.message);
+    blob d = export_of(delta), e = export_of(empty);
+    if (!same(d, e)) {
+        dump("delta", d);
+        dump("empty store after publish", e);
+    }
+    FUZZ_CHECK(same(d, e), "%s: an empty store after publishing does not export as the delta", what);
+    ra_free(d.ptr);
+    ra_free(e.ptr);
+    ra_source_destroy(empty);
+
+    ra_source *store = load_store();
+    st = ra_source_publish(store, delta, &err);
     FUZZ_CHECK(st == RA_OK, "%s: publish failed: %s", what, err.message);
     blob e1 = check_round_trip(store, what);
     st = ra_source_publish(store, delta, &err);

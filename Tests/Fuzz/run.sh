@@ -2,7 +2,7 @@
 # Builds the libFuzzer harness for the C core and runs it on a scratch copy of the seed corpus.
 #   Tests/Fuzz/run.sh [seconds]     (default 60)
 # Environment: CLANG (default: clang on PATH), FUZZ_JOBS (default 1), FUZZ_ARGS (extra flags),
-# FUZZ_BUILD_ONLY=1 to stop after building.
+# FUZZ_BUILD_ONLY=1 to stop after building, FUZZ_RESUME=1 to keep the scratch corpus of earlier runs.
 set -euo pipefail
 seconds="${1:-60}"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -20,8 +20,9 @@ echo "built $out/fuzz_normalize"
 [ "${FUZZ_BUILD_ONLY:-0}" = 1 ] && exit 0
 
 # Work on a copy so the committed seeds don't grow; crashes land in $out/artifacts.
+# FUZZ_RESUME=1 keeps what earlier runs added to the scratch corpus.
 work="$out/corpus"
-rm -rf "$work"
+[ "${FUZZ_RESUME:-0}" = 1 ] || rm -rf "$work"
 mkdir -p "$work" "$out/artifacts"
 cp "$here"/corpus/* "$work"/
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}"
