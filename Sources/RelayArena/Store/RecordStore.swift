@@ -61,22 +61,28 @@ public final class RecordStore: @unchecked Sendable {
     /// Merges a normalized payload (relay's `publish`): returns the data IDs whose record is new
     /// or had some field change. Atomic: on error nothing changed.
     @discardableResult
-    public func publish(_ payload: NormalizedPayload) throws -> [String] {
+    public func publish(_ payload: NormalizedPayload) throws -> UpdatedRecordIDs {
         ra_source_write_lock(raw)
         defer { ra_source_unlock(raw) }
         var err = ra_error()
         guard ra_source_publish(raw, payload.delta, &err) == RA_OK else { throw RelayArenaError(err, aboutInput: false) }
         let n = ra_source_updated_count(raw)
-        return (0..<n).map { symbolText(ra_source_updated_at(raw, $0)) }
+        return UpdatedRecordIDs(store: self, symbols: (0..<n).map { ra_source_updated_at(raw, $0) })
     }
 
     /// Normalizes a whole response held in memory and publishes it.
     @discardableResult
     public func commit(response: some Collection<UInt8>, plan: NormalizationPlan, rootID: String = RecordStore.rootID,
-                       limits: NormalizationLimits = .init()) throws -> [String] {
+                       limits: NormalizationLimits = .init()) throws -> UpdatedRecordIDs {
         let normalizer = try ResponseNormalizer(plan: plan, rootID: rootID, limits: limits)
         try normalizer.feed(response)
         return try publish(normalizer.finish())
+    }
+
+    func lockedSymbolText(_ sym: UInt32) -> String {
+        ra_source_read_lock(raw)
+        defer { ra_source_unlock(raw) }
+        return symbolText(sym)
     }
 
     func symbolText(_ sym: UInt32) -> String {
@@ -84,4 +90,15 @@ public final class RecordStore: @unchecked Sendable {
         guard let p = r.ptr else { return "" }
         return String(decoding: UnsafeBufferPointer(start: p, count: r.len), as: UTF8.self)
     }
+}
+
+/// The data IDs a publish marked updated, in publish order. Strings are made on access, so a
+/// large ingest pays for none it does not look at.
+public struct UpdatedRecordIDs: RandomAccessCollection, Sendable, CustomStringConvertible {
+    let store: RecordStore
+    let symbols: [UInt32]
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { symbols.count }
+    public subscript(i: Int) -> String { store.lockedSymbolText(symbols[i]) }
+    public var description: String { Array(self).description }
 }
