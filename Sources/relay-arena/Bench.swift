@@ -85,6 +85,18 @@ struct Bench: ParsableCommand {
         progress("JSONSerialization")
         let serialization = try best { _ = try JSONSerialization.jsonObject(with: decoderData) }
 
+        progress("dictionary normalizer (JSONSerialization + [String: Any] records, as Relay.swift)")
+        var dictionary = Double.infinity
+        for _ in 0..<repetitions {
+            let source = DictionaryRecordSource()
+            let start = DispatchTime.now().uptimeNanoseconds
+            try source.commit(response: decoderData, operation: operation, variables: ["first": .int(Int64(todos))])
+            dictionary = min(dictionary, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            if source.records.count != store.recordCount {
+                throw RelayArenaError(code: .misuse, message: "comparator disagrees: \(source.records.count) records vs \(store.recordCount)")
+            }
+        }
+
         let rows: [(String, String, Double?)] = [
             ("todos", String(todos), nil),
             ("input_bytes", String(first.count), nil),
@@ -93,6 +105,7 @@ struct Bench: ParsableCommand {
             ("yajl_noop_mb_per_s", fmt(mb / yajl), mb / yajl),
             ("jsondecoder_mb_per_s", fmt(mb / decoder), mb / decoder),
             ("jsonserialization_mb_per_s", fmt(mb / serialization), mb / serialization),
+            ("dictionary_normalizer_mb_per_s", fmt(mb / dictionary), mb / dictionary),
             ("refetch_identical_seconds", fmt(refetchIdentical), nil),
             ("refetch_identical_updated_ids", String(identicalUpdated), nil),
             ("refetch_10pct_seconds", fmt(refetch10), nil),
@@ -146,13 +159,3 @@ enum ReadLoop {
     }
 }
 
-/// What a Swift user would decode the same response into.
-struct TodoListResponse: Decodable {
-    struct DataField: Decodable { var user: User? }
-    struct User: Decodable { var id: String; var totalCount: Int; var todos: Connection? }
-    struct Connection: Decodable { var edges: [Edge?]?; var pageInfo: PageInfo }
-    struct Edge: Decodable { var cursor: String; var node: Todo? }
-    struct Todo: Decodable { var id: String; var text: String; var complete: Bool }
-    struct PageInfo: Decodable { var hasNextPage: Bool; var hasPreviousPage: Bool; var startCursor: String?; var endCursor: String? }
-    var data: DataField
-}

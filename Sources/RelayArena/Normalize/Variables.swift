@@ -45,6 +45,16 @@ extension ArgumentValue {
     }
 }
 
+extension ScalarField {
+    /// The storage key with these variables (relay's getStorageKey).
+    public func storageKey(_ variables: Variables) -> String { StorageKey.of(self, variables) }
+}
+
+extension LinkedField {
+    /// The storage key with these variables (relay's getStorageKey).
+    public func storageKey(_ variables: Variables) -> String { StorageKey.of(self, variables) }
+}
+
 enum StorageKey {
     /// formatStorageKey: `name(arg:JSON,…)` over the arguments whose value is not null/undefined.
     static func format(name: String, args: [Argument], variables: Variables) -> String {
