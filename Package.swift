@@ -40,7 +40,7 @@ let package = Package(
             dependencies: ["RelayArena", .product(name: "GraphQL", package: "GraphQL")],
             path: "Sources/RelayArenaCompiler"
         ),
-        .target(name: "RelayArenaWorkloads", dependencies: ["RelayArena"], path: "Sources/RelayArenaWorkloads"),
+        .target(name: "RelayArenaWorkloads", dependencies: ["RelayArena", "RelayArenaCompiler"], path: "Sources/RelayArenaWorkloads"),
         .executableTarget(
             name: "relay-arena",
             dependencies: [

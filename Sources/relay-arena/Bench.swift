@@ -38,9 +38,7 @@ struct Bench: ParsableCommand {
     }
 
     func run() throws {
-        let compiler = try Compiler(schema: GraphQLSourceFile(name: "todo.graphql", text: EmbeddedDocuments.todoSchema))
-        let docs = try compiler.compile([GraphQLSourceFile(name: "todo-list-query.graphql", text: EmbeddedDocuments.todoListQuery)])
-        guard let operation = docs.operations["TodoListQuery"] else { throw RelayArenaError(code: .unknownOperation, message: "TodoListQuery missing") }
+        let operation = try TodoListSetup.operation()
         let plan = try NormalizationPlan(operation: operation, variables: ["first": .int(Int64(todos))])
         let workload = TodoListWorkload(todos: todos)
         progress("generating \(todos) todos")
@@ -75,7 +73,7 @@ struct Bench: ParsableCommand {
 
         progress("reads: text and complete of every todo")
         var fields = 0
-        let read = best { fields = ReadLoop.textAndComplete(store, first: todos) }
+        let read = best { fields = TodoListReads.textAndComplete(store, first: todos) }
         let nsPerField = read * 1e9 / Double(max(fields, 1))
 
         progress("JSONDecoder into Codable structs")
@@ -133,29 +131,5 @@ struct Bench: ParsableCommand {
 
     func fmt(_ d: Double) -> String { String(format: d >= 100 ? "%.1f" : "%.4g", d) }
     func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s + " " : s + String(repeating: " ", count: n - s.count) }
-}
-
-/// Reads text and complete of every todo through the snapshot API (symbols resolved once).
-enum ReadLoop {
-    static func textAndComplete(_ store: RecordStore, first: Int) -> Int {
-        store.withSnapshot { s in
-            guard let userKey = s.symbol(#"user(id:"me")"#), let todosKey = s.symbol("todos(first:\(first))"),
-                  let edgesKey = s.symbol("edges"), let nodeKey = s.symbol("node"), let textKey = s.symbol("text"),
-                  let completeKey = s.symbol("complete"), case .record(let root) = s.record(RecordStore.rootID),
-                  case .link(let user)? = s.field(root, userKey), case .record(let u) = s.record(user),
-                  case .link(let conn)? = s.field(u, todosKey), case .record(let c) = s.record(conn),
-                  case .links(let edges)? = s.field(c, edgesKey) else { return 0 }
-            var fields = 0
-            var checksum = 0
-            for edge in edges {
-                guard let edge, case .record(let e) = s.record(edge), case .link(let node)? = s.field(e, nodeKey),
-                      case .record(let n) = s.record(node) else { continue }
-                if case .string(let t)? = s.field(n, textKey) { checksum &+= t.bytes.count }
-                if case .bool(let b)? = s.field(n, completeKey), b { checksum &+= 1 }
-                fields += 2
-            }
-            return checksum >= 0 ? fields : 0
-        }
-    }
 }
 

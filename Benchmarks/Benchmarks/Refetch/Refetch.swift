@@ -1,0 +1,59 @@
+// Refetch merge into a store that already holds the first response: identical, 1%, 10% and 100%
+// changed, shrunk by half, grown by 10%; the updated data IDs are reported beside the time. Also
+// merging 1k todos into stores of 10k and of 1M records: the cost must not grow with the store.
+import Benchmark
+import Foundation
+import RelayArena
+import RelayArenaWorkloads
+
+let updatedIDs = BenchmarkMetric.custom("updated data IDs", polarity: .prefersSmaller, useScalingFactor: false)
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .mallocCountTotal, updatedIDs],
+        warmupIterations: 1,
+        maxDuration: .seconds(3),
+        maxIterations: 30
+    )
+    let todos = ProcessInfo.processInfo.environment["RELAY_ARENA_BENCH_LARGE"] != nil ? 1_000_000 : 100_000
+    let workload = TodoListWorkload(todos: todos)
+    let first = workload.response()
+    let plan = try! TodoListSetup.plan(todos: todos)
+    let variants: [(String, [UInt8])] = [
+        ("identical", first),
+        ("1% changed", workload.response(changedPercent: 1)),
+        ("10% changed", workload.response(changedPercent: 10)),
+        ("100% changed", workload.response(changedPercent: 100)),
+        ("shrunk by half", workload.response(count: todos / 2)),
+        ("grown by 10%", workload.response(count: todos + todos / 10)),
+    ]
+    for (name, bytes) in variants {
+        Benchmark("Refetch \(todos / 1000)k todos, \(name)") { benchmark in
+            for _ in benchmark.scaledIterations {
+                let store = RecordStore()
+                try store.commit(response: first, plan: plan)
+                benchmark.startMeasurement()
+                let updated = try store.commit(response: bytes, plan: plan)
+                benchmark.stopMeasurement()
+                benchmark.measurement(updatedIDs, updated.count)
+            }
+        }
+    }
+
+    // 1k todos (other IDs) merged into stores of different sizes.
+    let small = TodoListWorkload(todos: 1_000, seed: 99)
+    let smallPlan = try! TodoListSetup.plan(todos: 1_000)
+    let smallBytes = Array(String(decoding: small.response(), as: UTF8.self)
+        .replacingOccurrences(of: "VG9kbz", with: "T3RoZX").utf8)  // other todo IDs than the store holds
+    for storeTodos in [10_000, ProcessInfo.processInfo.environment["RELAY_ARENA_BENCH_LARGE"] != nil ? 1_000_000 : 300_000] {
+        let big = TodoListWorkload(todos: storeTodos).response()
+        let bigPlan = try! TodoListSetup.plan(todos: storeTodos)
+        let store = RecordStore()
+        try! store.commit(response: big, plan: bigPlan)
+        Benchmark("Merge 1k todos into a store of \(store.recordCount) records") { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(try store.commit(response: smallBytes, plan: smallPlan).count)
+            }
+        }
+    }
+}

@@ -1,0 +1,27 @@
+// swift-tools-version:6.1
+// The benchmark suite, a package of its own so that users of RelayArena never resolve
+// package-benchmark. Run from this folder: `swift package --disable-sandbox benchmark`.
+import PackageDescription
+
+let benchmarkDependencies: [Target.Dependency] = [
+    .product(name: "Benchmark", package: "package-benchmark"),
+    .product(name: "RelayArena", package: "RelayArena"),
+    .product(name: "RelayArenaWorkloads", package: "RelayArena"),
+]
+
+let package = Package(
+    name: "RelayArenaBenchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(name: "RelayArena", path: ".."),
+        .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: ["Ingest", "Refetch", "Reads"].map { name in
+        .executableTarget(
+            name: name,
+            dependencies: benchmarkDependencies,
+            path: "Benchmarks/\(name)",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        )
+    }
+)

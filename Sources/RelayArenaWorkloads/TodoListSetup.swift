@@ -1,0 +1,21 @@
+// The compiled benchmark query, ready to normalize with: one place for the CLI's quick bench
+// and the Benchmarks package to get the same operation and plan from the embedded documents.
+import RelayArena
+import RelayArenaCompiler
+
+public enum TodoListSetup {
+    /// TodoListQuery compiled against the embedded to-do schema.
+    public static func operation() throws -> OperationArtifact {
+        let compiler = try Compiler(schema: GraphQLSourceFile(name: "todo.graphql", text: EmbeddedDocuments.todoSchema))
+        let docs = try compiler.compile([GraphQLSourceFile(name: "todo-list-query.graphql", text: EmbeddedDocuments.todoListQuery)])
+        guard let operation = docs.operations["TodoListQuery"] else {
+            throw RelayArenaError(code: .unknownOperation, message: "TodoListQuery missing from the embedded documents")
+        }
+        return operation
+    }
+
+    /// The plan for `todos(first: todos)`.
+    public static func plan(todos: Int) throws -> NormalizationPlan {
+        try NormalizationPlan(operation: operation(), variables: ["first": .int(Int64(todos))])
+    }
+}
