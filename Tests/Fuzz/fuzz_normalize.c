@@ -12,7 +12,9 @@
 //   4. publishing the same delta again changes nothing (no updated IDs, same export), and
 //      publishing into an empty store gives a store that exports exactly as the delta;
 //   5. raw bytes given to ra_source_import_json never crash; when they load, the source
-//      round-trips through export/import and publishes into the store (3 and 4 again).
+//      round-trips through export/import and publishes into the store (3 and 4 again);
+//   6. no internal error (RA_ERR_STATE / NOMEM / PLAN / LIMIT) for these small inputs, and a
+//      failed or finished normalizer refuses further input.
 #include "relay_arena.h"
 #include <stdbool.h>
 #include <stdio.h>

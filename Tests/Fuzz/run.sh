@@ -8,14 +8,17 @@ seconds="${1:-60}"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 out="$root/.build-fuzz"
-cc="${CLANG:-clang}"
+cc="${CLANG:-$(command -v clang || echo /opt/swift/usr/bin/clang)}"
 mkdir -p "$out"
+# lld when the toolchain has it (quieter and faster than gold with sanitizers).
+ld=()
+[ -x "$("$cc" -print-prog-name=ld.lld)" ] && ld=(-fuse-ld=lld)
 
 src="$root/CSources/CRelayArena"
 "$cc" -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -g -O1 -std=gnu11 \
     -I "$src/include" -I "$src" \
     "$src"/*.c "$here/fuzz_normalize.c" \
-    -fuse-ld=lld -lyajl -o "$out/fuzz_normalize"
+    "${ld[@]}" -lyajl -o "$out/fuzz_normalize"
 echo "built $out/fuzz_normalize"
 [ "${FUZZ_BUILD_ONLY:-0}" = 1 ] && exit 0
 
@@ -25,9 +28,13 @@ work="$out/corpus"
 [ "${FUZZ_RESUME:-0}" = 1 ] || rm -rf "$work"
 mkdir -p "$work" "$out/artifacts"
 cp "$here"/corpus/* "$work"/
-export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}"
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 cd "$out"
+# One process by default (libFuzzer's -jobs=N forks N workers that log to fuzz-<i>.log instead).
+jobs="${FUZZ_JOBS:-1}"
+parallel=()
+[ "$jobs" -gt 1 ] && parallel=(-jobs="$jobs" -workers="$jobs")
 exec "$out/fuzz_normalize" "$work" \
-    -max_len=4096 -timeout=10 -max_total_time="$seconds" -jobs="${FUZZ_JOBS:-1}" -workers="${FUZZ_JOBS:-1}" \
+    -max_len=4096 -timeout=10 -max_total_time="$seconds" "${parallel[@]}" \
     -dict="$here/fuzz.dict" -artifact_prefix="$out/artifacts/" -print_final_stats=1 ${FUZZ_ARGS:-}
