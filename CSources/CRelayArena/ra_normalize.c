@@ -495,7 +495,9 @@ static int close_record(ra_normalizer *n) {
     if (!ok) return 0;
     if (!type_sym) return oom(n);
 
-    if (!f->resolved && viewer && f->id_state != ID_STRING) {
+    // relay's defaultGetDataID: a Viewer whose id is null or absent is client:root:viewer; a
+    // falsy id ("", 0, false) falls through to a client ID like any other type.
+    if (!f->resolved && viewer && (f->id_state == ID_NONE || f->id_state == ID_NULL)) {
         f->resolved = ra_intern(n->delta, "client:root:viewer", 18);
         if (!f->resolved) return oom(n);
     }
@@ -621,7 +623,7 @@ static int on_scalar(ra_normalizer *n, uint64_t value, const char *text, size_t 
             f->resolved = ra_intern(n->delta, text, len);
             if (!f->resolved) return oom(n);
         } else if (falsy) {
-            f->id_state = ID_FALSY;
+            f->id_state = kind == 0 ? ID_NULL : ID_FALSY;
         } else {
             int nl = 0;
             const char *nm = sel_name(n, f->sel, &nl);

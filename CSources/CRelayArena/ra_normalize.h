@@ -9,7 +9,8 @@
 
 enum { F_TOP, F_RECORD, F_LIST, F_CAPTURE_MAP, F_CAPTURE_ARRAY, F_SKIP_MAP, F_SKIP_ARRAY };
 enum { CUR_SKIP, CUR_DIRECT, CUR_BUFFER, CUR_DATA, CUR_ERRORS };
-enum { ID_NONE, ID_STRING, ID_FALSY };
+// ID_NULL: `id` was null; ID_FALSY: "", 0 or false (no data ID, and not the Viewer's either).
+enum { ID_NONE, ID_STRING, ID_FALSY, ID_NULL };
 
 // A staged value uses the store's tags; offsets point into the staging byte stack (or the
 // pending bytes once a record is parked). RA_TAG_PEND links to a pending record.

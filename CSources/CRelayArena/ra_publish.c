@@ -1,11 +1,27 @@
 // Publish: merge a delta into the store field by field (relay's updateTargetFromSource +
 // RelayModernRecord.update). Everything that can fail happens before the first record changes.
+#define _GNU_SOURCE 1  // strtod_l
 #include "ra_internal.h"
+#include <locale.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 static bool numeric(unsigned tag) { return tag == RA_TAG_INT || tag == RA_TAG_NUMBER; }
+
+// strtod in the C locale whatever the process's locale is ("1.5" must not read as 1).
+static locale_t c_locale(void) {
+    static _Atomic(locale_t) loc = (locale_t)0;
+    locale_t l = atomic_load(&loc);
+    if (!l) {
+        locale_t fresh = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+        locale_t expected = (locale_t)0;
+        if (fresh && !atomic_compare_exchange_strong(&loc, &expected, fresh)) freelocale(fresh);
+        l = atomic_load(&loc);
+    }
+    return l;
+}
 
 static double number_of(const ra_source *s, uint64_t v) {
     if (ra_value_tag(v) == RA_TAG_INT) return (double)ra_value_int(v);
@@ -16,7 +32,8 @@ static double number_of(const ra_source *s, uint64_t v) {
     if (!text) return NAN;  // unequal to everything: the field counts as changed
     if (r.len) memcpy(text, r.ptr, r.len);
     text[r.len] = 0;
-    double d = strtod(text, NULL);
+    locale_t loc = c_locale();
+    double d = loc ? strtod_l(text, NULL, loc) : strtod(text, NULL);
     if (text != tmp) free(text);
     return d;
 }
@@ -85,6 +102,9 @@ static bool reserve(ra_source *st, const ra_source *d) {
         uint32_t have = 0;
         uint32_t sym = ra_source_find_symbol(st, ra_sym_ptr(d, r->id), d->syms[r->id].length);
         if (sym && st->syms[sym].record) have = st->recs[st->syms[sym].record - 1].cap;
+        // A record is capped at RA_MAX_FIELDS_PER_RECORD slots: refuse the payload up front
+        // rather than drop a field halfway through the merge.
+        if ((uint64_t)have + r->count > RA_MAX_FIELDS_PER_RECORD) return false;
         // Doubling relocations allocate at most 4x the final count.
         fields += 4 * ((uint64_t)have + r->count) + 4;
     }
@@ -109,7 +129,11 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
         tr[sym] = ra_intern(st, ra_sym_ptr(d, sym), d->syms[sym].length);
         if (!tr[sym]) goto oom;
     }
-    if (!reserve(st, d)) goto oom;
+    if (!reserve(st, d)) {
+        free(tr);
+        ra_error_set(err, RA_ERR_LIMIT, 0, "out of memory, or a record past %u fields, while publishing", RA_MAX_FIELDS_PER_RECORD);
+        return RA_ERR_LIMIT;
+    }
 
     st->nupdated = 0;
     for (uint32_t i = 0; i < d->nrecs; i++) {

@@ -56,6 +56,23 @@ final class NormalizerTests: XCTestCase {
         }
     }
 
+    /// relay's defaultGetDataID: a Viewer without id (or with a null one) is client:root:viewer,
+    /// but a falsy id ("") is no id at all and the client ID follows the path.
+    func testViewerRuleOnlyForMissingOrNullID() throws {
+        let docs = try Self.todo.compile([GraphQLSourceFile(name: "m.graphql", text: #"mutation M { addTodo(input: {text: "x", userId: "me"}) { viewer { locale } } }"#)])
+        let p = try NormalizationPlan(operation: docs.operations["M"]!)
+        let key = #"client:local:1:addTodo(input:{"text":"x","userId":"me"})"#
+        for (id, expected) in [("", key + ":viewer"), ("null", "client:root:viewer")] {
+            let store = RecordStore()
+            let n = try ResponseNormalizer(plan: p, rootID: "client:local:1")
+            let idJSON = id == "null" ? "null" : #""\#(id)""#
+            try n.feed(Array(#"{"data":{"addTodo":{"viewer":{"id":\#(idJSON),"locale":"fr"}}}}"#.utf8))
+            try store.publish(try n.finish())
+            let s = try JSONCompare.parse(store.relayJSON())
+            XCTAssertEqual(record(s, key), #"{"__id":"\#(key.replacingOccurrences(of: "\"", with: "\\\""))","__typename":"AddTodoPayload","viewer":{"__ref":"\#(expected.replacingOccurrences(of: "\"", with: "\\\""))"}}"#, "id \(idJSON)")
+        }
+    }
+
     /// An inline fragment whose fields arrive before `__typename`: the values are buffered and
     /// replayed once the type is known; the non-matching branch writes nothing.
     func testTypeConditionDecidedAfterTheFields() throws {
