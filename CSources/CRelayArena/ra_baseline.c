@@ -15,7 +15,7 @@ static const yajl_callbacks nop_callbacks = {
 };
 
 int ra_yajl_noop_parse(const uint8_t *bytes, size_t len, size_t chunk) {
-    yajl_handle h = yajl_alloc(&nop_callbacks, NULL, NULL);
+    yajl_handle h = yajl_alloc(&nop_callbacks, &ra_yajl_alloc_funcs, NULL);
     if (!h) return 0;
     if (!chunk) chunk = len ? len : 1;
     int ok = 1;

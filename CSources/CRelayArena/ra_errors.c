@@ -179,7 +179,7 @@ ra_status ra_normalizer_attach_errors(ra_normalizer *n) {
     }
     ra_buf_free(&out);
     for (uint32_t i = 0; i < count; i++) ra_buf_free(&list[i].text);
-    free(list);
+    ra_dealloc(list);
     yajl_tree_free(tree);
     if (ok) return RA_OK;
 oom:

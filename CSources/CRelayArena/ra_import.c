@@ -232,7 +232,7 @@ ra_source *_Nullable ra_source_import_json(const uint8_t *_Nullable bytes, size_
         ra_error_set(err, RA_ERR_NOMEM, 0, "out of memory while loading a store");
         return NULL;
     }
-    im.yh = yajl_alloc(&import_callbacks, NULL, &im);
+    im.yh = yajl_alloc(&import_callbacks, &ra_yajl_alloc_funcs, &im);
     if (!im.yh) {
         ra_source_destroy(im.src);
         ra_error_set(err, RA_ERR_NOMEM, 0, "out of memory while loading a store");
@@ -249,7 +249,7 @@ ra_source *_Nullable ra_source_import_json(const uint8_t *_Nullable bytes, size_
         im.failed = true;
     }
     yajl_free(im.yh);
-    free(im.refs);
+    ra_dealloc(im.refs);
     ra_buf_free(&im.text);
     if (im.failed || st != yajl_status_ok) {
         ra_source_destroy(im.src);

@@ -8,12 +8,20 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <string.h>
+#include <yajl/yajl_common.h>
 
 #pragma clang assume_nonnull begin
 
 #define RA_HEAP_ALIGN 4u
 #define RA_MAX_SYMBOLS 0x7FFFFFF0u
 #define RA_MAX_FIELDS_PER_RECORD 0xFFFFu
+
+/// Counted allocation (ra_alloc.c): every block of the core, yajl's included.
+void *_Nullable ra_malloc(size_t n);
+void *_Nullable ra_calloc(size_t count, size_t size);
+void *_Nullable ra_realloc(void *_Nullable p, size_t n);
+void ra_dealloc(void *_Nullable p);
+extern yajl_alloc_funcs ra_yajl_alloc_funcs;
 
 /// Growable byte buffer; offsets into it stay valid when it moves.
 typedef struct ra_buf {

@@ -477,7 +477,7 @@ static int close_record(ra_normalizer *n) {
     if (tlen < sizeof type_copy) {
         memcpy(type_copy, type, tlen);
     } else {
-        type_heap = malloc(tlen);
+        type_heap = ra_malloc(tlen);
         if (!type_heap) return oom(n);
         memcpy(type_heap, type, tlen);
         type_text = type_heap;
@@ -491,7 +491,7 @@ static int close_record(ra_normalizer *n) {
     }
     uint32_t type_sym = ok ? ra_intern(n->delta, type_text, tlen) : 0;
     bool viewer = tlen == 6 && memcmp(type_text, "Viewer", 6) == 0;
-    free(type_heap);
+    ra_dealloc(type_heap);
     if (!ok) return 0;
     if (!type_sym) return oom(n);
 
@@ -554,7 +554,7 @@ static int close_record(ra_normalizer *n) {
 static int replay(ra_normalizer *n, uint32_t depth, uint32_t cand, uint64_t text_value) {
     const uint8_t *p = n->bytes.data + ra_value_payload(text_value);
     uint32_t len = ra_load_u32(p);
-    uint8_t *copy = malloc(len ? len : 1);
+    uint8_t *copy = ra_malloc(len ? len : 1);
     if (!copy) return oom(n);
     memcpy(copy, p + 4, len);
     frame *f = &n->frames[depth];
@@ -562,7 +562,7 @@ static int replay(ra_normalizer *n, uint32_t depth, uint32_t cand, uint64_t text
     f->cur_sel = cand;
     f->cur_key = n->plan->sels[cand].response_key;
     f->cur_id = f->cur_tn = false;
-    yajl_handle inner = yajl_alloc(&callbacks, NULL, n);
+    yajl_handle inner = yajl_alloc(&callbacks, &ra_yajl_alloc_funcs, n);
     yajl_handle outer = n->yh;
     int ok = inner != NULL;
     if (ok) {
@@ -576,7 +576,7 @@ static int replay(ra_normalizer *n, uint32_t depth, uint32_t cand, uint64_t text
     } else {
         oom(n);
     }
-    free(copy);
+    ra_dealloc(copy);
     if (ok) n->frames[depth].cur = CUR_SKIP;
     return ok;
 }
@@ -877,14 +877,14 @@ static const yajl_callbacks callbacks = {
 // MARK: - Public API
 
 ra_normalizer *ra_normalizer_create(const ra_plan *plan, const char *root_id, size_t root_len, ra_limits limits) {
-    ra_normalizer *n = calloc(1, sizeof *n);
+    ra_normalizer *n = ra_calloc(1, sizeof *n);
     if (!n) return NULL;
     n->plan = plan;
     n->limits = limits;
     if (!n->limits.max_depth) n->limits.max_depth = 1000;
     if (!n->limits.max_bytes) n->limits.max_bytes = UINT64_MAX;
     n->delta = ra_source_create();
-    n->yh = yajl_alloc(&callbacks, NULL, n);
+    n->yh = yajl_alloc(&callbacks, &ra_yajl_alloc_funcs, n);
     if (!n->delta || !n->yh) goto fail;
     n->root_sym = ra_intern(n->delta, root_id, root_len);
     uint32_t root_type = ra_intern(n->delta, "__Root", 6);
@@ -903,18 +903,18 @@ void ra_normalizer_destroy(ra_normalizer *n) {
     if (!n) return;
     if (n->yh) yajl_free(n->yh);
     ra_source_destroy(n->delta);
-    free(n->frames);
-    free(n->fields);
-    free(n->items);
-    free(n->tbl);
-    free(n->pend);
-    free(n->pfields);
+    ra_dealloc(n->frames);
+    ra_dealloc(n->fields);
+    ra_dealloc(n->items);
+    ra_dealloc(n->tbl);
+    ra_dealloc(n->pend);
+    ra_dealloc(n->pfields);
     ra_buf_free(&n->bytes);
     ra_buf_free(&n->keys);
     ra_buf_free(&n->pbytes);
     ra_buf_free(&n->errors_json);
     ra_buf_free(&n->scratch);
-    free(n);
+    ra_dealloc(n);
 }
 
 static ra_status parse_failed(ra_normalizer *n, yajl_status st, const uint8_t *bytes, size_t len) {

@@ -5,21 +5,21 @@
 
 void ra_plan_destroy(ra_plan *p) {
     if (!p) return;
-    free(p->strings);
-    free(p->str);
-    free(p->sets);
-    free(p->sels);
-    free(p->conds);
-    free(p->checks);
-    free(p->info);
-    free(p->entries);
-    free(p->cands);
-    free(p->watch);
-    free(p);
+    ra_dealloc(p->strings);
+    ra_dealloc(p->str);
+    ra_dealloc(p->sets);
+    ra_dealloc(p->sels);
+    ra_dealloc(p->conds);
+    ra_dealloc(p->checks);
+    ra_dealloc(p->info);
+    ra_dealloc(p->entries);
+    ra_dealloc(p->cands);
+    ra_dealloc(p->watch);
+    ra_dealloc(p);
 }
 
 static void *dup_array(const void *src, size_t n, size_t elem) {
-    void *p = malloc(n ? n * elem : 1);
+    void *p = ra_malloc(n ? n * elem : 1);
     if (p && n) memcpy(p, src, n * elem);
     return p;
 }
@@ -50,7 +50,7 @@ ra_plan *ra_plan_create(const char *strings, size_t strings_len, const ra_plan_s
                         const ra_plan_sel *sels, uint32_t sel_count, const ra_plan_cond *conds,
                         uint32_t cond_count, const ra_plan_check *checks, uint32_t check_count,
                         ra_error *err) {
-    ra_plan *p = calloc(1, sizeof *p);
+    ra_plan *p = ra_calloc(1, sizeof *p);
     if (!p) goto oom;
     p->strings = dup_array(strings, strings_len, 1);
     p->str = dup_array(string_table, string_count, sizeof *string_table);
@@ -58,9 +58,9 @@ ra_plan *ra_plan_create(const char *strings, size_t strings_len, const ra_plan_s
     p->sels = dup_array(sels, sel_count, sizeof *sels);
     p->conds = dup_array(conds, cond_count, sizeof(ra_plan_cond));
     p->checks = dup_array(checks, check_count, sizeof(ra_plan_check));
-    p->info = calloc(set_count ? set_count : 1, sizeof *p->info);
-    p->entries = malloc((sel_count ? sel_count : 1) * sizeof *p->entries);
-    p->cands = malloc((sel_count ? sel_count : 1) * sizeof *p->cands);
+    p->info = ra_calloc(set_count ? set_count : 1, sizeof *p->info);
+    p->entries = ra_malloc((sel_count ? sel_count : 1) * sizeof *p->entries);
+    p->cands = ra_malloc((sel_count ? sel_count : 1) * sizeof *p->cands);
     if (!p->strings || !p->str || !p->sets || !p->sels || !p->conds || !p->checks || !p->info || !p->entries ||
         !p->cands)
         goto oom;

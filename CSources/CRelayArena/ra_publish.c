@@ -28,13 +28,13 @@ static double number_of(const ra_source *s, uint64_t v) {
     ra_bytes_ref r = ra_source_value_bytes(s, v);
     // The whole text: a cut one can read as another number (1e130 vs 1e131 past 127 digits).
     char tmp[128];
-    char *text = r.len < sizeof tmp ? tmp : malloc(r.len + 1);
+    char *text = r.len < sizeof tmp ? tmp : ra_malloc(r.len + 1);
     if (!text) return NAN;  // unequal to everything: the field counts as changed
     if (r.len) memcpy(text, r.ptr, r.len);
     text[r.len] = 0;
     locale_t loc = c_locale();
     double d = loc ? strtod_l(text, NULL, loc) : strtod(text, NULL);
-    if (text != tmp) free(text);
+    if (text != tmp) ra_dealloc(text);
     return d;
 }
 
@@ -122,7 +122,7 @@ static bool reserve(ra_source *st, const ra_source *d) {
 }
 
 ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
-    uint32_t *tr = calloc(d->nsyms ? d->nsyms : 1, sizeof *tr);
+    uint32_t *tr = ra_calloc(d->nsyms ? d->nsyms : 1, sizeof *tr);
     if (!tr) goto oom;
     // Interning adds symbols only: invisible to readers of records, so it may run before reserve.
     for (uint32_t sym = 1; sym < d->nsyms; sym++) {
@@ -130,7 +130,7 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
         if (!tr[sym]) goto oom;
     }
     if (!reserve(st, d)) {
-        free(tr);
+        ra_dealloc(tr);
         ra_error_set(err, RA_ERR_LIMIT, 0, "out of memory, or a record past %u fields, while publishing", RA_MAX_FIELDS_PER_RECORD);
         return RA_ERR_LIMIT;
     }
@@ -170,10 +170,10 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
         }
         if (changed) st->updated[st->nupdated++] = id;
     }
-    free(tr);
+    ra_dealloc(tr);
     return RA_OK;
 oom:
-    free(tr);
+    ra_dealloc(tr);
     ra_error_set(err, RA_ERR_NOMEM, 0, "out of memory while publishing");
     return RA_ERR_NOMEM;
 }

@@ -10,7 +10,7 @@ bool ra_buf_reserve(ra_buf *b, size_t extra) {
     if (need <= b->cap) return true;
     size_t cap = b->cap ? b->cap : 256;
     while (cap < need) cap *= 2;
-    uint8_t *p = realloc(b->data, cap);
+    uint8_t *p = ra_realloc(b->data, cap);
     if (!p) return false;
     b->data = p;
     b->cap = cap;
@@ -25,7 +25,7 @@ bool ra_buf_append(ra_buf *b, const void *p, size_t n) {
 }
 
 void ra_buf_free(ra_buf *b) {
-    free(b->data);
+    ra_dealloc(b->data);
     b->data = NULL;
     b->len = b->cap = 0;
 }
@@ -36,14 +36,14 @@ bool ra_grow(void *_Nullable *_Nonnull p, uint32_t *cap, uint32_t need, size_t e
     while (c < need) c *= 2;
     if (c > UINT32_MAX) c = UINT32_MAX;
     if (c < need || c > SIZE_MAX / elem) return false;
-    void *q = realloc(*p, (size_t)c * elem);
+    void *q = ra_realloc(*p, (size_t)c * elem);
     if (!q) return false;
     *p = q;
     *cap = (uint32_t)c;
     return true;
 }
 
-void ra_free(void *p) { free(p); }
+void ra_free(void *p) { ra_dealloc(p); }
 
 void ra_error_set(ra_error *err, ra_status code, uint64_t offset, const char *fmt, ...) {
     if (!err) return;
@@ -77,10 +77,10 @@ uint32_t ra_hash(const void *p, size_t n) {
 }
 
 ra_source *ra_source_create(void) {
-    ra_source *s = calloc(1, sizeof *s);
+    ra_source *s = ra_calloc(1, sizeof *s);
     if (!s) return NULL;
     if (pthread_rwlock_init(&s->lock, NULL) != 0) {
-        free(s);
+        ra_dealloc(s);
         return NULL;
     }
     s->nsyms = 1;  // symbol 0 means "none"
@@ -96,14 +96,14 @@ void ra_source_destroy(ra_source *s) {
     if (!s) return;
     ra_buf_free(&s->sym_bytes);
     ra_buf_free(&s->heap);
-    free(s->syms);
-    free(s->index);
-    free(s->recs);
-    free(s->fkeys);
-    free(s->fvals);
-    free(s->updated);
+    ra_dealloc(s->syms);
+    ra_dealloc(s->index);
+    ra_dealloc(s->recs);
+    ra_dealloc(s->fkeys);
+    ra_dealloc(s->fvals);
+    ra_dealloc(s->updated);
     pthread_rwlock_destroy(&s->lock);
-    free(s);
+    ra_dealloc(s);
 }
 
 void ra_source_read_lock(ra_source *s) { pthread_rwlock_rdlock(&s->lock); }
@@ -124,7 +124,7 @@ uint32_t ra_lookup(const ra_source *s, const char *text, size_t len, uint32_t ha
 static bool ra_index_grow(ra_source *s) {
     uint32_t cap = s->index_cap ? s->index_cap * 2 : 256;
     if (cap == 0 || cap > (1u << 31)) return false;
-    uint32_t *idx = calloc(cap, sizeof *idx);
+    uint32_t *idx = ra_calloc(cap, sizeof *idx);
     if (!idx) return false;
     uint32_t mask = cap - 1;
     for (uint32_t sym = 1; sym < s->nsyms; sym++) {
@@ -132,7 +132,7 @@ static bool ra_index_grow(ra_source *s) {
         while (idx[i]) i = (i + 1) & mask;
         idx[i] = sym;
     }
-    free(s->index);
+    ra_dealloc(s->index);
     s->index = idx;
     s->index_cap = cap;
     return true;
