@@ -30,11 +30,24 @@ typedef struct ra_buf {
 } ra_buf;
 
 bool ra_buf_reserve(ra_buf *b, size_t extra);
-bool ra_buf_append(ra_buf *b, const void *_Nullable p, size_t n);
+bool ra_buf_append_slow(ra_buf *b, const void *_Nullable p, size_t n);
 void ra_buf_free(ra_buf *b);
 
+/// Appends `n` bytes; the common case (room left) is inline, growth is out of line.
+static inline bool ra_buf_append(ra_buf *b, const void *_Nullable p, size_t n) {
+    if (b->data && b->cap - b->len >= n) {
+        if (n) memcpy(b->data + b->len, p, n);
+        b->len += n;
+        return true;
+    }
+    return ra_buf_append_slow(b, p, n);
+}
+
 /// Grows `*p` (an array of `elem` bytes with capacity `*cap`) to hold `need` elements.
-bool ra_grow(void *_Nullable *_Nonnull p, uint32_t *cap, uint32_t need, size_t elem);
+bool ra_grow_slow(void *_Nullable *_Nonnull p, uint32_t *cap, uint32_t need, size_t elem);
+static inline bool ra_grow(void *_Nullable *_Nonnull p, uint32_t *cap, uint32_t need, size_t elem) {
+    return need <= *cap || ra_grow_slow(p, cap, need, elem);
+}
 
 typedef struct ra_symbol {
     uint32_t offset;   // into sym_bytes
@@ -70,6 +83,8 @@ struct ra_source {
 uint32_t ra_hash(const void *p, size_t n);
 /// Interns `text`; returns the symbol (>0) or 0 when out of memory / past the limit.
 uint32_t ra_intern(ra_source *s, const char *text, size_t len);
+/// ra_intern with the hash already known (publish reuses the delta's).
+uint32_t ra_intern_hashed(ra_source *s, const char *text, size_t len, uint32_t hash);
 uint32_t ra_lookup(const ra_source *s, const char *text, size_t len, uint32_t hash);
 static inline const char *ra_sym_ptr(const ra_source *s, uint32_t sym) {
     return (const char *)s->sym_bytes.data + s->syms[sym].offset;
@@ -77,6 +92,8 @@ static inline const char *ra_sym_ptr(const ra_source *s, uint32_t sym) {
 
 /// Record index for the symbol, creating an empty record with `type` when absent. -1 on OOM.
 int64_t ra_record_get_or_create(ra_source *s, uint32_t id_sym, uint32_t type_sym, bool *created);
+/// Room for `cap` fields (moves the record's slots when it must). false on OOM / limit.
+bool ra_record_reserve(ra_source *s, uint32_t rec, uint32_t cap);
 /// Sets a field; grows (relocates) the record's slots when full. false on OOM / limit.
 bool ra_record_set(ra_source *s, uint32_t rec, uint32_t key, uint64_t value);
 uint64_t ra_record_get(const ra_source *s, uint32_t rec, uint32_t key);

@@ -124,7 +124,7 @@ static bool is_zero_number(const char *s, size_t len) {
 // Integers stay exact inline (see ra_small_int); anything else keeps its text.
 static uint64_t number_value(ra_normalizer *n, const char *s, size_t len) {
     uint64_t v;
-    return ra_small_int(s, len, &v) ? v : stage_bytes(n, RA_TAG_NUMBER, s, len);
+    return ra_small_int(s, len, &v) ? v : ra_heap_put(n->delta, RA_TAG_NUMBER, s, (uint32_t)len);
 }
 
 // MARK: - Duplicate keys among unmatched keys of one map
@@ -203,41 +203,45 @@ static void pop(ra_normalizer *n) {
 
 // MARK: - Capture (custom scalars, buffered values, the errors member) as minified JSON
 
-static ra_buf *capture_buf(ra_normalizer *n, const frame *f) { return f->to_errors ? &n->errors_json : &n->bytes; }
+static ra_buf *capture_buf(ra_normalizer *n, const frame *f) {
+    return f->target == CAP_ERRORS ? &n->errors_json : f->target == CAP_HEAP ? &n->delta->heap : &n->bytes;
+}
 
 static bool capture_sep(ra_normalizer *n, frame *f) {
     if (f->kind == F_CAPTURE_ARRAY && f->count++ > 0) return ra_buf_append(capture_buf(n, f), ",", 1);
     return true;
 }
 
-static int capture_begin(ra_normalizer *n, frame *parent, bool to_errors, uint8_t kind) {
+static int capture_begin(ra_normalizer *n, uint8_t target, uint8_t kind) {
     frame *f = push(n, kind);
     if (!f) return 0;
     f->outer = true;
-    f->to_errors = to_errors;
+    f->target = target;
     ra_buf *b = capture_buf(n, f);
-    if (!to_errors) {
+    if (target != CAP_ERRORS) {
+        // A {u32 length, text} slot, aligned like every heap value; the length is patched at the end.
         size_t pad = (4 - (b->len % 4)) % 4;
         static const uint8_t zeros[8] = {0};
         if (!ra_buf_append(b, zeros, pad + 4)) return oom(n);
         f->cap_off = b->len - 4;
     }
-    (void)parent;
     return ra_buf_append(b, kind == F_CAPTURE_MAP ? "{" : "[", 1) ? 1 : oom(n);
 }
 
 static int stage_value(ra_normalizer *n, frame *rec, uint64_t value);
 
 // The outermost capture closed: its text becomes the parent's staged value.
+// The outermost capture closed: its text becomes the parent's staged value.
 static int capture_end(ra_normalizer *n, frame *f) {
-    bool to_errors = f->to_errors;
+    uint8_t target = f->target;
     uint64_t off = f->cap_off;
+    ra_buf *b = capture_buf(n, f);
     pop(n);
-    if (to_errors) return 1;
-    if (n->bytes.len - off - 4 > UINT32_MAX - 16)
+    if (target == CAP_ERRORS) return 1;
+    if (b->len - off - 4 > UINT32_MAX - 16)
         return fail(n, RA_ERR_LIMIT, "a custom scalar value is longer than the arena's 4 GiB limit");
-    uint32_t len = (uint32_t)(n->bytes.len - off - 4);
-    memcpy(n->bytes.data + off, &len, 4);
+    uint32_t len = (uint32_t)(b->len - off - 4);
+    memcpy(b->data + off, &len, 4);
     return stage_value(n, &n->frames[n->depth - 1], ra_make(RA_TAG_JSON, off));
 }
 
@@ -292,12 +296,6 @@ static int stage_value(ra_normalizer *n, frame *rec, uint64_t value) {
 // The staged value in the delta's terms: bytes copied, pending links resolved.
 static uint64_t to_delta(ra_normalizer *n, uint64_t v, const uint8_t *base) {
     switch (ra_value_tag(v)) {
-    case RA_TAG_STRING:
-    case RA_TAG_NUMBER:
-    case RA_TAG_JSON: {
-        const uint8_t *p = base + ra_value_payload(v);
-        return ra_heap_put(n->delta, ra_value_tag(v), p + 4, ra_load_u32(p));
-    }
     case RA_TAG_PEND: return ra_make(RA_TAG_REF, n->pend[ra_value_payload(v)].resolved);
     case RA_TAG_REFS: {
         const uint8_t *p = base + ra_value_payload(v);
@@ -317,10 +315,13 @@ static uint64_t to_delta(ra_normalizer *n, uint64_t v, const uint8_t *base) {
     }
 }
 
+// Storage keys and type names come from the plan: intern each once per payload, not per field.
 static uint32_t plan_sym(ra_normalizer *n, uint32_t str) {
+    uint32_t sym = n->plan_syms[str];
+    if (sym) return sym;
     uint32_t l;
     const char *s = ra_plan_str(n->plan, str, &l);
-    return ra_intern(n->delta, s, l);
+    return n->plan_syms[str] = ra_intern(n->delta, s, l);
 }
 
 static int commit(ra_normalizer *n, uint32_t id, uint32_t type, const staged_field *fields, uint32_t count,
@@ -328,13 +329,14 @@ static int commit(ra_normalizer *n, uint32_t id, uint32_t type, const staged_fie
     bool created;
     int64_t rec = ra_record_get_or_create(n->delta, id, type, &created);
     if (rec < 0) return oom(n);
+    if (created && !ra_record_reserve(n->delta, (uint32_t)rec, count)) return oom(n);
     for (uint32_t i = 0; i < count; i++) {
         if (fields[i].buffered) continue;
         uint64_t v = fields[i].value;
-        if (ra_plan_str_eq(n->plan, fields[i].key, "__typename", 10)) {
+        if (fields[i].key == n->plan->typename_str) {
             // __typename is the record's type key, not a field of its own.
             if (ra_value_tag(v) == RA_TAG_STRING) {
-                const uint8_t *p = base + ra_value_payload(v);
+                const uint8_t *p = n->delta->heap.data + ra_value_payload(v);
                 uint32_t t = ra_intern(n->delta, (const char *)p + 4, ra_load_u32(p));
                 if (!t) return oom(n);
                 n->delta->recs[rec].type = t;
@@ -353,9 +355,7 @@ static int commit(ra_normalizer *n, uint32_t id, uint32_t type, const staged_fie
 static uint32_t client_id(ra_normalizer *n, uint32_t parent, uint32_t storage_key, int64_t index) {
     int64_t prec = ra_source_record_for_symbol(n->delta, parent);
     if (prec >= 0) {
-        uint32_t kl;
-        const char *k = ra_plan_str(n->plan, storage_key, &kl);
-        uint32_t ksym = ra_source_find_symbol(n->delta, k, kl);
+        uint32_t ksym = plan_sym(n, storage_key);
         uint64_t prev = ksym ? ra_record_get(n->delta, (uint32_t)prec, ksym) : 0;
         if (index < 0 && ra_value_tag(prev) == RA_TAG_REF) return (uint32_t)ra_value_payload(prev);
         if (index >= 0 && ra_value_tag(prev) == RA_TAG_REFS && (uint64_t)index < ra_source_refs_count(n->delta, prev)) {
@@ -372,19 +372,23 @@ static uint32_t client_id(ra_normalizer *n, uint32_t parent, uint32_t storage_ke
     ok = ok && ra_buf_append(b, ps, pl) && ra_buf_append(b, ":", 1) && ra_buf_append(b, k, kl);
     if (ok && index >= 0) {
         char num[24];
-        int len = snprintf(num, sizeof num, ":%lld", (long long)index);
-        ok = ra_buf_append(b, num, (size_t)len);
+        size_t at = sizeof num;
+        uint64_t v = (uint64_t)index;
+        do num[--at] = (char)('0' + v % 10); while ((v /= 10) != 0);
+        num[--at] = ':';
+        ok = ra_buf_append(b, num + at, sizeof num - at);
     }
     return ok ? ra_intern(n->delta, (const char *)b->data, b->len) : 0;
 }
 
 // The record's type for conditions and creation: __typename staged as a field wins, then the
 // field's concrete type, then the response's __typename.
-static const char *record_type(ra_normalizer *n, frame *f, size_t *len) {
-    for (uint32_t i = f->field_base; i < n->nfields; i++) {
+static const char *record_type(ra_normalizer *n, frame *f, size_t *len, uint32_t *plan_str) {
+    *plan_str = RA_NONE;
+    for (uint32_t i = n->plan->typename_str == RA_NONE ? n->nfields : f->field_base; i < n->nfields; i++) {
         if (!n->fields[i].buffered && ra_value_tag(n->fields[i].value) == RA_TAG_STRING &&
-            ra_plan_str_eq(n->plan, n->fields[i].key, "__typename", 10)) {
-            const uint8_t *p = n->bytes.data + ra_value_payload(n->fields[i].value);
+            n->fields[i].key == n->plan->typename_str) {
+            const uint8_t *p = n->delta->heap.data + ra_value_payload(n->fields[i].value);
             *len = ra_load_u32(p);
             return (const char *)p + 4;
         }
@@ -398,6 +402,7 @@ static const char *record_type(ra_normalizer *n, frame *f, size_t *len) {
         uint32_t l;
         const char *s = ra_plan_str(n->plan, ct, &l);
         *len = l;
+        *plan_str = ct;
         return s;
     }
     if (f->has_tn) {
@@ -450,7 +455,8 @@ static int close_record(ra_normalizer *n) {
     frame *f = &n->frames[depth];
     bool root = f->sel == RA_NONE;
     size_t tlen = 0;
-    const char *type = record_type(n, f, &tlen);
+    uint32_t type_str;
+    const char *type = record_type(n, f, &tlen, &type_str);
     if (!type) {
         f->cur_key = RA_NONE;
         return fail(n, RA_ERR_TYPENAME, "Expected a typename for record: the object has no string `__typename`");
@@ -464,12 +470,12 @@ static int close_record(ra_normalizer *n) {
             uint32_t cand = n->plan->cands[c];
             const ra_plan_sel *s = &n->plan->sels[cand];
             f = &n->frames[depth];
-            type = record_type(n, f, &tlen);
+            type = record_type(n, f, &tlen, &type_str);
             if (conds_hold(n, f, type, tlen, s->cond_first, s->cond_count) && !replay(n, depth, cand, text)) return 0;
         }
     }
     f = &n->frames[depth];
-    type = record_type(n, f, &tlen);
+    type = record_type(n, f, &tlen, &type_str);
     // Copy the type: replays and commits below may move the staging bytes.
     char type_copy[256];
     char *type_heap = NULL;
@@ -489,7 +495,7 @@ static int close_record(ra_normalizer *n) {
         if (conds_hold(n, f, type_text, tlen, chk->cond_first, chk->cond_count))
             ok = write_type_record(n, type_text, tlen, chk->abstract_key, watch_present(n, f, chk->abstract_key));
     }
-    uint32_t type_sym = ok ? ra_intern(n->delta, type_text, tlen) : 0;
+    uint32_t type_sym = !ok ? 0 : type_str != RA_NONE ? plan_sym(n, type_str) : ra_intern(n->delta, type_text, tlen);
     bool viewer = tlen == 6 && memcmp(type_text, "Viewer", 6) == 0;
     ra_dealloc(type_heap);
     if (!ok) return 0;
@@ -534,7 +540,7 @@ static int close_record(ra_normalizer *n) {
             staged_field sf = n->fields[i];
             if (sf.buffered) continue;
             unsigned tag = ra_value_tag(sf.value);
-            if (tag == RA_TAG_STRING || tag == RA_TAG_NUMBER || tag == RA_TAG_JSON || tag == RA_TAG_REFS)
+            if (tag == RA_TAG_REFS)  // heap values are in the delta already; lists live in staging
                 sf.value = ra_make(tag, ra_value_payload(sf.value) - f->byte_base + rebase);
             n->pfields[n->npfields++] = sf;
             p->field_count++;
@@ -657,7 +663,7 @@ static int on_scalar(ra_normalizer *n, uint64_t value, const char *text, size_t 
                     nl, nm);
     }
     if (kind == 2) value = number_value(n, text, len);
-    else if (kind == 3) value = stage_bytes(n, RA_TAG_STRING, text, len);
+    else if (kind == 3) value = len > UINT32_MAX - 16 ? 0 : ra_heap_put(n->delta, RA_TAG_STRING, text, (uint32_t)len);
     return stage_value(n, &n->frames[n->depth - 1], value);
 }
 
@@ -692,15 +698,15 @@ static int on_start(ra_normalizer *n, bool map) {
         if (f->cur == CUR_ERRORS) {
             if (map) return fail(n, RA_ERR_RESPONSE, "`errors` is not a list");
             n->errors_json.len = 0;
-            return capture_begin(n, f, true, F_CAPTURE_ARRAY);
+            return capture_begin(n, CAP_ERRORS, F_CAPTURE_ARRAY);
         }
         return push(n, map ? F_SKIP_MAP : F_SKIP_ARRAY) ? 1 : 0;
     case F_CAPTURE_MAP:
     case F_CAPTURE_ARRAY: {
         if (!capture_sep(n, f) || !ra_buf_append(capture_buf(n, f), map ? "{" : "[", 1)) return oom(n);
-        bool to_errors = f->to_errors;
+        uint8_t target = f->target;
         frame *c = push(n, map ? F_CAPTURE_MAP : F_CAPTURE_ARRAY);
-        if (c) c->to_errors = to_errors;
+        if (c) c->target = target;
         return c ? 1 : 0;
     }
     case F_SKIP_MAP:
@@ -728,7 +734,7 @@ static int on_start(ra_normalizer *n, bool map) {
         return fail(n, RA_ERR_ID, "Expected id on field `%.*s` to be a string", nl, nm);
     }
     if (f->cur == CUR_SKIP) return push(n, map ? F_SKIP_MAP : F_SKIP_ARRAY) ? 1 : 0;
-    if (f->cur == CUR_BUFFER) return capture_begin(n, f, false, map ? F_CAPTURE_MAP : F_CAPTURE_ARRAY);
+    if (f->cur == CUR_BUFFER) return capture_begin(n, CAP_STAGING, map ? F_CAPTURE_MAP : F_CAPTURE_ARRAY);
     uint32_t cs = f->cur_sel;
     const ra_plan_sel *s = &n->plan->sels[cs];
     int nl;
@@ -738,7 +744,7 @@ static int on_start(ra_normalizer *n, bool map) {
         if (s->shape == RA_SHAPE_SCALAR || (s->shape == RA_SHAPE_LIST && map))
             return fail(n, RA_ERR_SHAPE, "Expected a %s for field `%.*s`, got %s",
                         s->shape == RA_SHAPE_SCALAR ? "scalar" : "list", nl, nm, map ? "an object" : "a list");
-        return capture_begin(n, f, false, map ? F_CAPTURE_MAP : F_CAPTURE_ARRAY);
+        return capture_begin(n, CAP_HEAP, map ? F_CAPTURE_MAP : F_CAPTURE_ARRAY);
     case RA_SEL_LINKED: {
         if (!map) return fail(n, RA_ERR_SHAPE, "Expected data for field `%.*s` to be an object", nl, nm);
         frame *r = push(n, F_RECORD);
@@ -770,9 +776,12 @@ static int cb_map_key(void *ctx, const unsigned char *key, size_t len) {
         f->cur = CUR_SKIP;
         f->cur_key = RA_NONE;
         uint32_t e = 0;
+        uint64_t prefix = ra_key_prefix(key, len);
         for (; e < info->entry_count; e++) {
             const ra_entry *en = &n->plan->entries[info->entry_first + e];
-            if (ra_plan_str_eq(n->plan, en->key, key, len)) break;
+            if (en->key_len == len && en->key_prefix == prefix &&
+                (len <= 8 || ra_plan_str_eq(n->plan, en->key, key, len)))
+                break;
         }
         bool dup;
         if (e < info->entry_count && e < 64) {
@@ -885,7 +894,8 @@ ra_normalizer *ra_normalizer_create(const ra_plan *plan, const char *root_id, si
     if (!n->limits.max_bytes) n->limits.max_bytes = UINT64_MAX;
     n->delta = ra_source_create();
     n->yh = yajl_alloc(&callbacks, &ra_yajl_alloc_funcs, n);
-    if (!n->delta || !n->yh) goto fail;
+    n->plan_syms = ra_calloc(plan->nstr ? plan->nstr : 1, sizeof(uint32_t));
+    if (!n->delta || !n->yh || !n->plan_syms) goto fail;
     n->root_sym = ra_intern(n->delta, root_id, root_len);
     uint32_t root_type = ra_intern(n->delta, "__Root", 6);
     n->sym_type_schema = ra_intern(n->delta, "__TypeSchema", 12);
@@ -914,6 +924,7 @@ void ra_normalizer_destroy(ra_normalizer *n) {
     ra_buf_free(&n->pbytes);
     ra_buf_free(&n->errors_json);
     ra_buf_free(&n->scratch);
+    ra_dealloc(n->plan_syms);
     ra_dealloc(n);
 }
 

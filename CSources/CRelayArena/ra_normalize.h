@@ -9,11 +9,14 @@
 
 enum { F_TOP, F_RECORD, F_LIST, F_CAPTURE_MAP, F_CAPTURE_ARRAY, F_SKIP_MAP, F_SKIP_ARRAY };
 enum { CUR_SKIP, CUR_DIRECT, CUR_BUFFER, CUR_DATA, CUR_ERRORS };
+enum { CAP_STAGING, CAP_ERRORS, CAP_HEAP };
 // ID_NULL: `id` was null; ID_FALSY: "", 0 or false (no data ID, and not the Viewer's either).
 enum { ID_NONE, ID_STRING, ID_FALSY, ID_NULL };
 
-// A staged value uses the store's tags; offsets point into the staging byte stack (or the
-// pending bytes once a record is parked). RA_TAG_PEND links to a pending record.
+// A staged value uses the store's tags. STRING, NUMBER and JSON field values are written straight
+// into the delta's heap (a failed payload discards the whole delta); REFS lists and buffered
+// values point into the staging bytes (or the pending bytes once a record is parked).
+// RA_TAG_PEND links to a pending record.
 #define RA_TAG_PEND 15u
 #define RA_ITEM_PEND 0x80000000u
 
@@ -25,7 +28,8 @@ typedef struct staged_field {
 
 typedef struct frame {
     uint8_t kind, cur, id_state;
-    bool has_tn, cur_id, cur_tn, to_errors, outer;
+    bool has_tn, cur_id, cur_tn, outer;
+    uint8_t target;        // captures: CAP_STAGING (buffered values), CAP_ERRORS, CAP_HEAP (field values)
     uint32_t set;          // RECORD: selection set; LIST: element set
     uint32_t sel;          // the selection that opened a RECORD/LIST (RA_NONE for the root)
     uint32_t cur_sel;      // candidate (CUR_DIRECT) or entry (CUR_BUFFER) for the next value
@@ -77,6 +81,7 @@ struct ra_normalizer {
     ra_buf pbytes;
     ra_buf errors_json;    // the response's `errors` member, as received
     ra_buf scratch;
+    uint32_t *plan_syms;   // plan string index -> delta symbol, 0 until first needed
     uint32_t sym_typename, sym_type_schema;
 };
 

@@ -86,6 +86,10 @@ ra_plan *ra_plan_create(const char *strings, size_t strings_len, const ra_plan_s
         if (p->checks[i].abstract_key >= string_count || !conds_ok(p, p->checks[i].cond_first, p->checks[i].cond_count))
             goto bad;
 
+    p->typename_str = RA_NONE;
+    for (uint32_t i = 0; i < string_count; i++)
+        if (ra_plan_str_eq(p, i, "__typename", 10)) p->typename_str = i;
+
     uint32_t watch_cap = 0;
     for (uint32_t si = 0; si < set_count; si++) {
         const ra_plan_set *set = &p->sets[si];
@@ -105,6 +109,8 @@ ra_plan *ra_plan_create(const char *strings, size_t strings_len, const ra_plan_s
             if (seen) continue;
             ra_entry *e = &p->entries[p->nentries++];
             e->key = p->sels[k].response_key;
+            e->key_len = klen;
+            e->key_prefix = ra_key_prefix(key, klen);
             e->first = cand_at;
             e->count = 0;
             for (uint32_t j = k; j < set->sel_first + set->sel_count; j++) {

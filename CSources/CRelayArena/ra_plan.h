@@ -9,6 +9,8 @@
 #define RA_MAX_WATCH 64
 
 typedef struct ra_entry {
+    uint64_t key_prefix;   // the key's first 8 bytes (zero-padded): most keys compare in one step
+    uint32_t key_len;
     uint32_t key;          // string index of the response key
     uint32_t first, count; // candidate selection indices in plan->cands
     bool direct;           // one candidate without conditions: stream it
@@ -38,11 +40,18 @@ struct ra_plan {
     uint32_t *cands;
     uint32_t *watch;
     uint32_t nwatch;
+    uint32_t typename_str;   // string index of "__typename", RA_NONE when the plan has none
 };
 
 static inline const char *ra_plan_str(const ra_plan *p, uint32_t i, uint32_t *len) {
     *len = p->str[i].length;
     return p->strings + p->str[i].offset;
+}
+
+static inline uint64_t ra_key_prefix(const void *s, size_t n) {
+    uint64_t v = 0;
+    memcpy(&v, s, n < 8 ? n : 8);
+    return v;
 }
 
 static inline bool ra_plan_str_eq(const ra_plan *p, uint32_t i, const void *s, size_t n) {

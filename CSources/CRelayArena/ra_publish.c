@@ -95,13 +95,13 @@ static uint64_t translate(ra_source *st, const ra_source *d, uint64_t dv, const 
     }
 }
 
-static bool reserve(ra_source *st, const ra_source *d) {
+static bool reserve(ra_source *st, const ra_source *d, const uint32_t *tr) {
     uint64_t fields = 0;
     for (uint32_t i = 0; i < d->nrecs; i++) {
         const ra_record *r = &d->recs[i];
         uint32_t have = 0;
-        uint32_t sym = ra_source_find_symbol(st, ra_sym_ptr(d, r->id), d->syms[r->id].length);
-        if (sym && st->syms[sym].record) have = st->recs[st->syms[sym].record - 1].cap;
+        uint32_t sym = tr[r->id];
+        if (st->syms[sym].record) have = st->recs[st->syms[sym].record - 1].cap;
         // A record is capped at RA_MAX_FIELDS_PER_RECORD slots: refuse the payload up front
         // rather than drop a field halfway through the merge.
         if ((uint64_t)have + r->count > RA_MAX_FIELDS_PER_RECORD) return false;
@@ -126,10 +126,10 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
     if (!tr) goto oom;
     // Interning adds symbols only: invisible to readers of records, so it may run before reserve.
     for (uint32_t sym = 1; sym < d->nsyms; sym++) {
-        tr[sym] = ra_intern(st, ra_sym_ptr(d, sym), d->syms[sym].length);
+        tr[sym] = ra_intern_hashed(st, ra_sym_ptr(d, sym), d->syms[sym].length, d->syms[sym].hash);
         if (!tr[sym]) goto oom;
     }
-    if (!reserve(st, d)) {
+    if (!reserve(st, d, tr)) {
         ra_dealloc(tr);
         ra_error_set(err, RA_ERR_LIMIT, 0, "out of memory, or a record past %u fields, while publishing", RA_MAX_FIELDS_PER_RECORD);
         return RA_ERR_LIMIT;
@@ -151,21 +151,31 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
                 changed = true;
             }
         } else {
-            if (!created && !sr->type) {
-                sr->count = 0;  // reviving a tombstone: the delta record replaces it whole
-                changed = true;
-            }
+            bool fresh = created || !sr->type;  // a new record, or a tombstone coming back
             if (sr->type != tr[dr->type]) {
                 sr->type = tr[dr->type];
                 changed = true;
             }
-            for (uint32_t f = 0; f < dr->count; f++) {
-                uint32_t key = tr[d->fkeys[dr->fields + f]];
-                uint64_t dv = d->fvals[dr->fields + f];
-                uint64_t sv = ra_record_get(st, (uint32_t)ri, key);
-                if (sv && value_equal(st, sv, d, dv, tr)) continue;
-                ra_record_set(st, (uint32_t)ri, key, translate(st, d, dv, tr));
+            if (fresh) {
+                // The delta record replaces it whole: exact room, fields copied without lookups.
+                sr->count = 0;
+                ra_record_reserve(st, (uint32_t)ri, dr->count);
+                sr = &st->recs[ri];
+                for (uint32_t f = 0; f < dr->count; f++) {
+                    st->fkeys[sr->fields + f] = tr[d->fkeys[dr->fields + f]];
+                    st->fvals[sr->fields + f] = translate(st, d, d->fvals[dr->fields + f], tr);
+                }
+                sr->count = (uint16_t)dr->count;
                 changed = true;
+            } else {
+                for (uint32_t f = 0; f < dr->count; f++) {
+                    uint32_t key = tr[d->fkeys[dr->fields + f]];
+                    uint64_t dv = d->fvals[dr->fields + f];
+                    uint64_t sv = ra_record_get(st, (uint32_t)ri, key);
+                    if (sv && value_equal(st, sv, d, dv, tr)) continue;
+                    ra_record_set(st, (uint32_t)ri, key, translate(st, d, dv, tr));
+                    changed = true;
+                }
             }
         }
         if (changed) st->updated[st->nupdated++] = id;

@@ -17,7 +17,7 @@ bool ra_buf_reserve(ra_buf *b, size_t extra) {
     return true;
 }
 
-bool ra_buf_append(ra_buf *b, const void *p, size_t n) {
+bool ra_buf_append_slow(ra_buf *b, const void *p, size_t n) {
     if (!ra_buf_reserve(b, n)) return false;
     if (n) memcpy(b->data + b->len, p, n);
     b->len += n;
@@ -30,7 +30,7 @@ void ra_buf_free(ra_buf *b) {
     b->len = b->cap = 0;
 }
 
-bool ra_grow(void *_Nullable *_Nonnull p, uint32_t *cap, uint32_t need, size_t elem) {
+bool ra_grow_slow(void *_Nullable *_Nonnull p, uint32_t *cap, uint32_t need, size_t elem) {
     if (need <= *cap) return true;
     uint64_t c = *cap ? *cap : 16;
     while (c < need) c *= 2;
@@ -140,7 +140,11 @@ static bool ra_index_grow(ra_source *s) {
 
 uint32_t ra_intern(ra_source *s, const char *text, size_t len) {
     if (len > UINT32_MAX) return 0;
-    uint32_t hash = ra_hash(text, len);
+    return ra_intern_hashed(s, text, len, ra_hash(text, len));
+}
+
+uint32_t ra_intern_hashed(ra_source *s, const char *text, size_t len, uint32_t hash) {
+    if (len > UINT32_MAX) return 0;
     uint32_t found = ra_lookup(s, text, len, hash);
     if (found) return found;
     if (s->nsyms >= RA_MAX_SYMBOLS || s->sym_bytes.len + len > UINT32_MAX) return 0;
@@ -181,6 +185,27 @@ uint64_t ra_record_get(const ra_source *s, uint32_t rec, uint32_t key) {
     for (uint32_t i = 0; i < r->count; i++)
         if (k[i] == key) return s->fvals[r->fields + i];
     return 0;
+}
+
+// Gives the record room for `cap` fields in all (a new record gets exactly what it needs).
+bool ra_record_reserve(ra_source *s, uint32_t rec, uint32_t cap) {
+    ra_record *r = &s->recs[rec];
+    if (cap <= r->cap) return true;
+    if (cap > RA_MAX_FIELDS_PER_RECORD || s->nfields > UINT32_MAX - cap) return false;
+    uint32_t need = s->nfields + cap;
+    uint32_t ck = s->capfields, cv = s->capfields;
+    if (!ra_grow((void **)&s->fkeys, &ck, need, sizeof(uint32_t))) return false;
+    if (!ra_grow((void **)&s->fvals, &cv, need, sizeof(uint64_t))) return false;
+    s->capfields = ck < cv ? ck : cv;
+    r = &s->recs[rec];
+    if (r->count) {
+        memcpy(s->fkeys + s->nfields, s->fkeys + r->fields, r->count * sizeof(uint32_t));
+        memcpy(s->fvals + s->nfields, s->fvals + r->fields, r->count * sizeof(uint64_t));
+    }
+    r->fields = s->nfields;
+    r->cap = (uint16_t)cap;
+    s->nfields += cap;
+    return true;
 }
 
 bool ra_record_set(ra_source *s, uint32_t rec, uint32_t key, uint64_t value) {
