@@ -40,11 +40,13 @@ let package = Package(
             dependencies: ["RelayArena", .product(name: "GraphQL", package: "GraphQL")],
             path: "Sources/RelayArenaCompiler"
         ),
+        // Counts the process's allocations for the quick bench (linked into relay-arena only).
+        .target(name: "CAllocationCounter", path: "CSources/CAllocationCounter"),
         .target(name: "RelayArenaWorkloads", dependencies: ["RelayArena", "RelayArenaCompiler"], path: "Sources/RelayArenaWorkloads"),
         .executableTarget(
             name: "relay-arena",
             dependencies: [
-                "RelayArena", "RelayArenaCompiler", "RelayArenaWorkloads",
+                "RelayArena", "RelayArenaCompiler", "RelayArenaWorkloads", "CAllocationCounter",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/relay-arena"

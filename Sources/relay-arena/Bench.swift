@@ -1,6 +1,7 @@
 // `relay-arena bench`: the quick suite on a generated to-do list — ingest, refetch merge, reads —
 // beside yajl alone and Foundation's decoders, all measured in this run on the same bytes.
 import ArgumentParser
+import CAllocationCounter
 import Foundation
 import RelayArena
 import RelayArenaCompiler
@@ -75,6 +76,9 @@ struct Bench: ParsableCommand {
         var fields = 0
         let read = best { fields = TodoListReads.textAndComplete(store, first: todos) }
         let nsPerField = read * 1e9 / Double(max(fields, 1))
+        let allocationsBefore = ra_process_allocations()
+        _ = TodoListReads.textAndComplete(store, first: todos)
+        let readAllocations = allocationsBefore < 0 ? nil : ra_process_allocations() - allocationsBefore
 
         progress("JSONDecoder into Codable structs")
         let decoderData = Data(first)
@@ -110,13 +114,14 @@ struct Bench: ParsableCommand {
             ("refetch_10pct_updated_ids", String(changedUpdated), nil),
             ("store_bytes", String(store.arenaBytes), nil),
             ("read_ns_per_field", fmt(nsPerField), nil),
+            ("read_allocations", readAllocations.map { String($0) } ?? "null", nil),
         ]
         if format == "json" {
             var out = "{"
             for (i, row) in rows.enumerated() {
                 out += (i > 0 ? "," : "") + "\"\(row.0)\":\(row.1)"
             }
-            out += ",\"read_allocations\":null}"
+            out += "}"
             print(out)
             return
         }
