@@ -988,3 +988,4 @@ ra_status ra_normalizer_finish(ra_normalizer *n) {
 
 const ra_error *ra_normalizer_error(const ra_normalizer *n) { return &n->err; }
 const ra_source *ra_normalizer_delta(const ra_normalizer *n) { return n->delta; }
+ra_source *ra_normalizer_delta_mutable(ra_normalizer *n) { return n->delta; }

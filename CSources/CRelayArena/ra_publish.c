@@ -187,3 +187,55 @@ oom:
     ra_error_set(err, RA_ERR_NOMEM, 0, "out of memory while publishing");
     return RA_ERR_NOMEM;
 }
+
+// A store holding only its root record, with no field, and no other symbol: what `RecordStore()`
+// starts as. (No symbol of it can be held by an earlier UpdatedRecordIDs, so renumbering is safe.)
+static bool pristine(const ra_source *st) {
+    return st->nrecs == 1 && st->nsyms <= 3 && st->recs[0].id && st->recs[0].type && st->recs[0].count == 0;
+}
+
+// Exchanges everything but the locks (a pthread_rwlock_t must not move).
+static void swap_contents(ra_source *a, ra_source *b) {
+    pthread_rwlock_t la, lb;
+    memcpy(&la, &a->lock, sizeof la);
+    memcpy(&lb, &b->lock, sizeof lb);
+    ra_source tmp;
+    memcpy(&tmp, a, sizeof tmp);
+    memcpy(a, b, sizeof tmp);
+    memcpy(b, &tmp, sizeof tmp);
+    memcpy(&a->lock, &la, sizeof la);
+    memcpy(&b->lock, &lb, sizeof lb);
+}
+
+ra_status ra_source_publish_consuming(ra_source *st, ra_source *d, ra_error *err) {
+    if (!pristine(st)) return ra_source_publish(st, d, err);
+    // Merging into a store that holds only its root gives the delta itself, plus that root:
+    // take the delta's arena instead of copying it (no second copy, no second peak).
+    uint32_t root_len = st->syms[st->recs[0].id].length, type_len = st->syms[st->recs[0].type].length;
+    char stack[128];
+    char *root = root_len + type_len + 2 <= sizeof stack ? stack : ra_malloc(root_len + type_len + 2);
+    if (!root) goto oom;
+    memcpy(root, ra_sym_ptr(st, st->recs[0].id), root_len + 1);
+    char *type = root + root_len + 1;
+    memcpy(type, ra_sym_ptr(st, st->recs[0].type), type_len + 1);
+    // Everything that can fail happens on the delta before the swap.
+    uint32_t rsym = ra_intern(d, root, root_len), tsym = ra_intern(d, type, type_len);
+    bool ok = rsym && tsym && ra_grow((void **)&d->updated, &d->capupdated, d->nrecs + 1, sizeof(uint32_t));
+    bool created = false;
+    int64_t ri = ok ? ra_record_get_or_create(d, rsym, tsym, &created) : -1;
+    if (root != stack) ra_dealloc(root);
+    if (ri < 0) goto oom;
+    d->nupdated = 0;
+    for (uint32_t i = 0; i < d->nrecs; i++) {
+        const ra_record *r = &d->recs[i];
+        if (!r->id) continue;
+        // The root was there before: it changed only if the payload gave it a field or a type.
+        if ((int64_t)i == ri && (created || (r->type == tsym && r->count == 0))) continue;
+        d->updated[d->nupdated++] = r->id;
+    }
+    swap_contents(st, d);
+    return RA_OK;
+oom:
+    ra_error_set(err, RA_ERR_NOMEM, 0, "out of memory while publishing");
+    return RA_ERR_NOMEM;
+}

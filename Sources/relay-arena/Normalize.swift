@@ -31,13 +31,9 @@ struct Normalize: ParsableCommand {
         let (_, operation, variables) = try documents.compile()
         let plan = try NormalizationPlan(operation: operation, variables: variables)
         let target = try store.map { try RecordStore(relayJSON: readBytes($0)) } ?? RecordStore()
-        let payload: NormalizedPayload
-        if response == "-" {
-            payload = try ResponseNormalizer.normalize(handle: .standardInput, plan: plan, rootID: rootID)
-        } else {
-            payload = try ResponseNormalizer.normalize(fileAt: response, plan: plan, rootID: rootID)
-        }
-        let updated = try target.publish(payload)
+        let updated = response == "-"
+            ? try target.commit(handle: .standardInput, plan: plan, rootID: rootID)
+            : try target.commit(fileAt: response, plan: plan, rootID: rootID)
         if quiet && writeStore == nil && updatedIDs == nil { return }
         // Outputs are produced only after everything succeeded.
         var idsJSON = "["

@@ -79,7 +79,10 @@ final class GoldenTests: XCTestCase {
                         XCTAssertEqual(Set(updated), expected, "\(label): updated IDs")
                         XCTAssertEqual(updated.count, Set(updated).count, "\(label): an ID reported twice")
                     }
-                    if size == Int.max { try checkReads(c, spec, docs, operation, variables, store) }
+                    if size == Int.max {
+                        try checkReads(c, spec, docs, operation, variables, store)
+                        if initialJSON == nil { try checkAdoption(label, plan, rootID, c.response, store, updated) }
+                    }
                 } catch let error as RelayArenaError {
                     guard case .string(let expectedError)? = spec["expectedError"] else {
                         XCTFail("\(label): unexpected error \(error)")
@@ -93,6 +96,19 @@ final class GoldenTests: XCTestCase {
             }
         }
         XCTAssertEqual(failures, 0)
+    }
+
+    /// `commit` into a new store takes the payload's arena instead of copying it: same records,
+    /// same updated IDs as the copying `publish`.
+    func checkAdoption(_ label: String, _ plan: NormalizationPlan, _ rootID: String, _ response: [UInt8],
+                       _ copied: RecordStore, _ copiedUpdated: UpdatedRecordIDs) throws {
+        let adopted = RecordStore()
+        let updated = try adopted.commit(response: response, plan: plan, rootID: rootID)
+        XCTAssertNil(JSONCompare.difference(try JSONCompare.parse(adopted.relayJSON()), try JSONCompare.parse(copied.relayJSON())),
+                     "\(label): adopting differs from copying")
+        XCTAssertEqual(Set(updated), Set(copiedUpdated), "\(label): adopting reports other updated IDs")
+        // The adopted store goes on like any other: the same payload again changes nothing.
+        XCTAssertEqual(Array(try adopted.commit(response: response, plan: plan, rootID: rootID)), [], label)
     }
 
     func checkReads(_ c: GoldenCase, _ spec: JSONValue, _ docs: CompiledDocuments, _ operation: OperationArtifact,

@@ -113,6 +113,9 @@ uint32_t ra_source_refs_at(const ra_source *src, uint64_t value, uint32_t i);
 /// Merges `delta` into `store` field by field (relay's RelayModernRecord.update) and records
 /// the data IDs that changed (see ra_source_updated_*). Atomic: on error the store is unchanged.
 ra_status ra_source_publish(ra_source *store, const ra_source *delta, ra_error *err);
+/// ra_source_publish for a delta nobody else will publish: into a store that holds only its root
+/// record, the store takes the delta's arena instead of copying it (the delta is left empty).
+ra_status ra_source_publish_consuming(ra_source *store, ra_source *delta, ra_error *err);
 uint32_t ra_source_updated_count(const ra_source *store);
 uint32_t ra_source_updated_at(const ra_source *store, uint32_t i);
 
@@ -192,6 +195,8 @@ ra_status ra_normalizer_finish(ra_normalizer *n);
 const ra_error *ra_normalizer_error(const ra_normalizer *n);
 /// The delta this payload normalized into (owned by the normalizer; valid after finish).
 const ra_source *ra_normalizer_delta(const ra_normalizer *n);
+/// The same, for ra_source_publish_consuming.
+ra_source *ra_normalizer_delta_mutable(ra_normalizer *n);
 void ra_normalizer_destroy(ra_normalizer *_Nullable n);
 
 // MARK: - Allocation accounting

@@ -70,13 +70,42 @@ public final class RecordStore: @unchecked Sendable {
         return UpdatedRecordIDs(store: self, symbols: (0..<n).map { ra_source_updated_at(raw, $0) })
     }
 
-    /// Normalizes a whole response held in memory and publishes it.
+    /// Normalizes a whole response held in memory and publishes it. Into a new store the arena
+    /// the response normalized into becomes the store's (no second copy).
     @discardableResult
     public func commit(response: some Collection<UInt8>, plan: NormalizationPlan, rootID: String = RecordStore.rootID,
                        limits: NormalizationLimits = .init()) throws -> UpdatedRecordIDs {
         let normalizer = try ResponseNormalizer(plan: plan, rootID: rootID, limits: limits)
         try normalizer.feed(response)
-        return try publish(normalizer.finish())
+        return try publishConsuming(normalizer.finish())
+    }
+
+    /// Streams a response file in `chunkSize` pieces and publishes it (as `commit(response:)`).
+    @discardableResult
+    public func commit(fileAt path: String, plan: NormalizationPlan, rootID: String = RecordStore.rootID,
+                       limits: NormalizationLimits = .init(), chunkSize: Int = 64 * 1024) throws -> UpdatedRecordIDs {
+        try publishConsuming(ResponseNormalizer.normalize(fileAt: path, plan: plan, rootID: rootID, limits: limits,
+                                                          chunkSize: chunkSize))
+    }
+
+    /// Streams a response from a file handle (stdin, a pipe) and publishes it.
+    @discardableResult
+    public func commit(handle: FileHandle, plan: NormalizationPlan, rootID: String = RecordStore.rootID,
+                       limits: NormalizationLimits = .init(), chunkSize: Int = 64 * 1024) throws -> UpdatedRecordIDs {
+        try publishConsuming(ResponseNormalizer.normalize(handle: handle, plan: plan, rootID: rootID, limits: limits,
+                                                          chunkSize: chunkSize))
+    }
+
+    /// Publishes a payload no one else holds: a new store takes its arena instead of copying it.
+    func publishConsuming(_ payload: NormalizedPayload) throws -> UpdatedRecordIDs {
+        ra_source_write_lock(raw)
+        defer { ra_source_unlock(raw) }
+        var err = ra_error()
+        guard ra_source_publish_consuming(raw, ra_normalizer_delta_mutable(payload.normalizer), &err) == RA_OK else {
+            throw RelayArenaError(err, aboutInput: false)
+        }
+        let n = ra_source_updated_count(raw)
+        return UpdatedRecordIDs(store: self, symbols: (0..<n).map { ra_source_updated_at(raw, $0) })
     }
 
     func lockedSymbolText(_ sym: UInt32) -> String {
