@@ -95,94 +95,128 @@ static uint64_t translate(ra_source *st, const ra_source *d, uint64_t dv, const 
     }
 }
 
-static bool reserve(ra_source *st, const ra_source *d, const uint32_t *tr) {
-    uint64_t fields = 0;
-    for (uint32_t i = 0; i < d->nrecs; i++) {
-        const ra_record *r = &d->recs[i];
-        uint32_t have = 0;
-        uint32_t sym = tr[r->id];
-        if (st->syms[sym].record) have = st->recs[st->syms[sym].record - 1].cap;
-        // A record is capped at RA_MAX_FIELDS_PER_RECORD slots: refuse the payload up front
-        // rather than drop a field halfway through the merge.
-        if ((uint64_t)have + r->count > RA_MAX_FIELDS_PER_RECORD) return false;
-        // Doubling relocations allocate at most 4x the final count.
-        fields += 4 * ((uint64_t)have + r->count) + 4;
+// Heap bytes `translate` will append for a delta value (alignment included).
+static size_t heap_need(const ra_source *d, uint64_t dv) {
+    switch (ra_value_tag(dv)) {
+    case RA_TAG_NUMBER:
+    case RA_TAG_STRING:
+    case RA_TAG_JSON: return 8 + ra_source_value_bytes(d, dv).len;
+    case RA_TAG_REFS: return 8 + 4 * (size_t)ra_source_refs_count(d, dv);
+    default: return 0;
     }
-    if (fields > UINT32_MAX - (uint64_t)st->nfields) return false;
-    uint32_t need = st->nfields + (uint32_t)fields;
-    uint32_t ck = st->capfields, cv = st->capfields;
-    if (!ra_grow((void **)&st->fkeys, &ck, need, sizeof(uint32_t))) return false;
-    if (!ra_grow((void **)&st->fvals, &cv, need, sizeof(uint64_t))) return false;
-    st->capfields = ck < cv ? ck : cv;
-    if (d->nrecs > UINT32_MAX - st->nrecs) return false;
-    if (!ra_grow((void **)&st->recs, &st->caprecs, st->nrecs + d->nrecs, sizeof(ra_record))) return false;
-    if (!ra_buf_reserve(&st->heap, d->heap.len + 8 * (size_t)d->nfields + 64)) return false;
-    if (!ra_grow((void **)&st->updated, &st->capupdated, d->nrecs + 1, sizeof(uint32_t))) return false;
-    return true;
 }
+
+// One delta record that will change the store: its index in the delta, the store record (or
+// -1 when new) and how many keys it adds to an existing record.
+typedef struct change {
+    uint32_t drec;
+    int64_t srec;
+    uint32_t new_keys;
+} change;
 
 ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
     uint32_t *tr = ra_calloc(d->nsyms ? d->nsyms : 1, sizeof *tr);
-    if (!tr) goto oom;
-    // Interning adds symbols only: invisible to readers of records, so it may run before reserve.
+    change *changes = ra_malloc((d->nrecs ? d->nrecs : 1) * sizeof *changes);
+    uint32_t nchanges = 0;
+    if (!tr || !changes) goto oom;
+    // Interning adds symbols only: invisible to readers of records, so it may run first.
     for (uint32_t sym = 1; sym < d->nsyms; sym++) {
         tr[sym] = ra_intern_hashed(st, ra_sym_ptr(d, sym), d->syms[sym].length, d->syms[sym].hash);
         if (!tr[sym]) goto oom;
     }
-    if (!reserve(st, d, tr)) {
-        ra_dealloc(tr);
-        ra_error_set(err, RA_ERR_LIMIT, 0, "out of memory, or a record past %u fields, while publishing", RA_MAX_FIELDS_PER_RECORD);
-        return RA_ERR_LIMIT;
-    }
 
-    st->nupdated = 0;
+    // Pass 1: find what changes and exactly how much room it needs. Nothing is written.
+    uint64_t need_fields = 0, need_recs = 0;
+    size_t need_heap = 0;
     for (uint32_t i = 0; i < d->nrecs; i++) {
         const ra_record *dr = &d->recs[i];
         if (!dr->id) continue;
-        uint32_t id = tr[dr->id];
-        bool created = false;
-        int64_t ri = ra_record_get_or_create(st, id, dr->type ? tr[dr->type] : 0, &created);
-        ra_record *sr = &st->recs[ri];
-        bool changed = created;
+        uint32_t rec1 = st->syms[tr[dr->id]].record;
+        const ra_record *sr = rec1 ? &st->recs[rec1 - 1] : NULL;
+        if (!sr || (!sr->type && dr->type)) {
+            // New, or a tombstone coming back: the delta record is copied whole.
+            if (!sr) need_recs++;
+            need_fields += dr->count;
+            for (uint32_t f = 0; f < dr->count; f++) need_heap += heap_need(d, d->fvals[dr->fields + f]);
+            changes[nchanges++] = (change){i, sr ? (int64_t)rec1 - 1 : -1, 0};
+            continue;
+        }
         if (!dr->type) {
-            if (!created && sr->type) {
-                sr->type = 0;
-                sr->count = 0;
-                changed = true;
+            if (sr->type) changes[nchanges++] = (change){i, (int64_t)rec1 - 1, 0};
+            continue;
+        }
+        bool changed = sr->type != tr[dr->type];
+        uint32_t new_keys = 0;
+        for (uint32_t f = 0; f < dr->count; f++) {
+            uint64_t dv = d->fvals[dr->fields + f];
+            uint64_t sv = ra_record_get(st, rec1 - 1, tr[d->fkeys[dr->fields + f]]);
+            if (sv && value_equal(st, sv, d, dv, tr)) continue;
+            if (!sv) new_keys++;
+            need_heap += heap_need(d, dv);
+            changed = true;
+        }
+        if (!changed) continue;
+        // A record is capped at RA_MAX_FIELDS_PER_RECORD slots: refuse the payload up front
+        // rather than drop a field halfway through the merge.
+        if ((uint64_t)sr->count + new_keys > RA_MAX_FIELDS_PER_RECORD) goto limit;
+        if (sr->count + new_keys > sr->cap) need_fields += (uint64_t)sr->count + new_keys;
+        changes[nchanges++] = (change){i, (int64_t)rec1 - 1, new_keys};
+    }
+    if (need_fields > UINT32_MAX - (uint64_t)st->nfields || need_recs > UINT32_MAX - (uint64_t)st->nrecs) goto limit;
+    uint32_t ck = st->capfields, cv = st->capfields;
+    if (!ra_grow((void **)&st->fkeys, &ck, st->nfields + (uint32_t)need_fields, sizeof(uint32_t))) goto oom;
+    if (!ra_grow((void **)&st->fvals, &cv, st->nfields + (uint32_t)need_fields, sizeof(uint64_t))) goto oom;
+    st->capfields = ck < cv ? ck : cv;
+    if (!ra_grow((void **)&st->recs, &st->caprecs, st->nrecs + (uint32_t)need_recs, sizeof(ra_record))) goto oom;
+    if (!ra_buf_reserve(&st->heap, need_heap)) goto oom;
+    if (!ra_grow((void **)&st->updated, &st->capupdated, nchanges + 1, sizeof(uint32_t))) goto oom;
+
+    // Pass 2: apply. Every allocation was made above, so nothing here can fail.
+    st->nupdated = 0;
+    for (uint32_t c = 0; c < nchanges; c++) {
+        const ra_record *dr = &d->recs[changes[c].drec];
+        uint32_t id = tr[dr->id];
+        int64_t ri = changes[c].srec;
+        bool created;
+        if (ri < 0) ri = ra_record_get_or_create(st, id, dr->type ? tr[dr->type] : 0, &created);
+        ra_record *sr = &st->recs[ri];
+        if (!dr->type) {
+            sr->type = 0;
+            sr->count = 0;
+        } else if (changes[c].srec < 0 || !sr->type) {
+            sr->type = tr[dr->type];
+            sr->count = 0;
+            ra_record_reserve(st, (uint32_t)ri, dr->count);
+            sr = &st->recs[ri];
+            for (uint32_t f = 0; f < dr->count; f++) {
+                st->fkeys[sr->fields + f] = tr[d->fkeys[dr->fields + f]];
+                st->fvals[sr->fields + f] = translate(st, d, d->fvals[dr->fields + f], tr);
             }
+            sr->count = (uint16_t)dr->count;
         } else {
-            bool fresh = created || !sr->type;  // a new record, or a tombstone coming back
-            if (sr->type != tr[dr->type]) {
-                sr->type = tr[dr->type];
-                changed = true;
-            }
-            if (fresh) {
-                // The delta record replaces it whole: exact room, fields copied without lookups.
-                sr->count = 0;
-                ra_record_reserve(st, (uint32_t)ri, dr->count);
-                sr = &st->recs[ri];
-                for (uint32_t f = 0; f < dr->count; f++) {
-                    st->fkeys[sr->fields + f] = tr[d->fkeys[dr->fields + f]];
-                    st->fvals[sr->fields + f] = translate(st, d, d->fvals[dr->fields + f], tr);
-                }
-                sr->count = (uint16_t)dr->count;
-                changed = true;
-            } else {
-                for (uint32_t f = 0; f < dr->count; f++) {
-                    uint32_t key = tr[d->fkeys[dr->fields + f]];
-                    uint64_t dv = d->fvals[dr->fields + f];
-                    uint64_t sv = ra_record_get(st, (uint32_t)ri, key);
-                    if (sv && value_equal(st, sv, d, dv, tr)) continue;
-                    ra_record_set(st, (uint32_t)ri, key, translate(st, d, dv, tr));
-                    changed = true;
-                }
+            sr->type = tr[dr->type];
+            // One exact relocation when keys are added (reserved in pass 1), then set.
+            if (changes[c].new_keys) ra_record_reserve(st, (uint32_t)ri, sr->count + changes[c].new_keys);
+            for (uint32_t f = 0; f < dr->count; f++) {
+                uint32_t key = tr[d->fkeys[dr->fields + f]];
+                uint64_t dv = d->fvals[dr->fields + f];
+                uint64_t sv = ra_record_get(st, (uint32_t)ri, key);
+                if (sv && value_equal(st, sv, d, dv, tr)) continue;
+                ra_record_set(st, (uint32_t)ri, key, translate(st, d, dv, tr));
             }
         }
-        if (changed) st->updated[st->nupdated++] = id;
+        st->updated[st->nupdated++] = id;
     }
+    ra_dealloc(changes);
     ra_dealloc(tr);
     return RA_OK;
+limit:
+    ra_dealloc(changes);
+    ra_dealloc(tr);
+    ra_error_set(err, RA_ERR_LIMIT, 0, "a record would hold more than %u fields", RA_MAX_FIELDS_PER_RECORD);
+    return RA_ERR_LIMIT;
 oom:
+    ra_dealloc(changes);
     ra_dealloc(tr);
     ra_error_set(err, RA_ERR_NOMEM, 0, "out of memory while publishing");
     return RA_ERR_NOMEM;
