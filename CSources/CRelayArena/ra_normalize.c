@@ -476,11 +476,14 @@ static int close_record(ra_normalizer *n) {
     }
     f = &n->frames[depth];
     type = record_type(n, f, &tlen, &type_str);
-    // Copy the type: replays and commits below may move the staging bytes.
+    // Copy a type that came from the response: replays and commits below may move the buffer
+    // it sits in. A type from the plan stays put.
     char type_copy[256];
     char *type_heap = NULL;
     const char *type_text = type_copy;
-    if (tlen < sizeof type_copy) {
+    if (type_str != RA_NONE) {
+        type_text = type;
+    } else if (tlen < sizeof type_copy) {
         memcpy(type_copy, type, tlen);
     } else {
         type_heap = ra_malloc(tlen);

@@ -48,9 +48,16 @@ static inline const char *ra_plan_str(const ra_plan *p, uint32_t i, uint32_t *le
     return p->strings + p->str[i].offset;
 }
 
+// The first 8 bytes of a key as one word (zero-padded), computed the same way for plan keys and
+// response keys; a constant-size load for long keys, a short loop otherwise (no libc call).
 static inline uint64_t ra_key_prefix(const void *s, size_t n) {
+    const uint8_t *p = s;
     uint64_t v = 0;
-    memcpy(&v, s, n < 8 ? n : 8);
+    if (n >= 8) {
+        memcpy(&v, p, 8);
+        return v;
+    }
+    for (size_t i = 0; i < n; i++) v |= (uint64_t)p[i] << (8 * i);
     return v;
 }
 
