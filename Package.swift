@@ -56,6 +56,8 @@ let package = Package(
         .testTarget(name: "RelayArenaTests", dependencies: ["RelayArena", "RelayArenaCompiler", "RelayArenaTestSupport"], path: "Tests/RelayArenaTests",
                     resources: [.copy("Golden")]),
         .testTarget(name: "RelayArenaCompilerTests", dependencies: ["RelayArenaCompiler", "RelayArenaTestSupport"], path: "Tests/RelayArenaCompilerTests"),
+        .testTarget(name: "RelayArenaViewsTests", dependencies: ["RelayArena", "RelayArenaCompiler", "RelayArenaTestSupport"],
+                    path: "Tests/RelayArenaViewsTests"),
         .testTarget(name: "RelayArenaCLITests", dependencies: ["RelayArenaTestSupport", "RelayArenaWorkloads", "relay-arena"], path: "Tests/RelayArenaCLITests"),
     ],
     swiftLanguageModes: [.v6]
