@@ -53,7 +53,7 @@ let package = Package(
         ),
         .target(name: "RelayArenaTestSupport", dependencies: ["RelayArena", "RelayArenaCompiler"], path: "Tests/RelayArenaTestSupport",
                 resources: [.copy("Fixtures")]),
-        .testTarget(name: "RelayArenaTests", dependencies: ["RelayArena", "RelayArenaCompiler", "RelayArenaTestSupport"], path: "Tests/RelayArenaTests",
+        .testTarget(name: "RelayArenaTests", dependencies: ["RelayArena", "RelayArenaCompiler", "RelayArenaTestSupport", "RelayArenaWorkloads"], path: "Tests/RelayArenaTests",
                     resources: [.copy("Golden")]),
         .testTarget(name: "RelayArenaCompilerTests", dependencies: ["RelayArenaCompiler", "RelayArenaTestSupport"], path: "Tests/RelayArenaCompilerTests"),
         .testTarget(name: "RelayArenaViewsTests", dependencies: ["RelayArena", "RelayArenaCompiler", "RelayArenaTestSupport"],

@@ -44,27 +44,9 @@ enum StorageKeyFormatter {
         }
     }
 
-    /// JSON.stringify's escaping: short escapes where JSON has them, other C0 controls as
-    /// lowercase `\u00xx`; everything else (including `/`, DEL and non-ASCII) raw.
+    /// JSON.stringify's escaping, shared with the runtime's storage keys.
     private static func writeString(_ string: String, to output: inout String) {
-        output += "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case "\u{08}": output += "\\b"
-            case "\u{0C}": output += "\\f"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default:
-                output.unicodeScalars.append(scalar)
-            }
-        }
-        output += "\""
+        JSONString.escape(string, into: &output)
     }
 
     /// serde_json's float output (ryu's `format_finite`): shortest round-trip digits; integral

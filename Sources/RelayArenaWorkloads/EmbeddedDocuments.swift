@@ -1,5 +1,6 @@
 // The embedded default workload: the to-do schema and the benchmark query (copies of
-// Tests/RelayArenaTestSupport/Fixtures/todo.graphql and todo-list-query.graphql; a test keeps them equal).
+// Tests/RelayArenaTestSupport/Fixtures/todo.graphql and todo-list-query.graphql; EmbeddedDocumentsTests
+// keeps them equal).
 
 public enum EmbeddedDocuments {
     public static let todoSchema = #"""
@@ -239,6 +240,7 @@ type Viewer {
   locale: String
   settings: UserSettings
 }
+
 """#
 
     public static let todoListQuery = #"""
@@ -264,5 +266,6 @@ query TodoListQuery($first: Int!) {
     }
   }
 }
+
 """#
 }

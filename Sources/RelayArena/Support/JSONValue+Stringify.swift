@@ -51,8 +51,10 @@ extension JSONValue {
     }
 }
 
-enum JSONString {
-    static func escape(_ s: String, into out: inout String) {
+/// JSON.stringify's string escaping: short escapes where JSON has them, other C0 controls as
+/// lowercase `\u00xx`, everything else (`/`, DEL, non-ASCII) raw. Shared with the compiler.
+package enum JSONString {
+    package static func escape(_ s: String, into out: inout String) {
         out += "\""
         for u in s.unicodeScalars {
             switch u {
