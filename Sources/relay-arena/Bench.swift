@@ -39,6 +39,10 @@ struct Bench: ParsableCommand {
     }
 
     func run() throws {
+        // First, while this process is still small: a child's peak RSS includes its parent's
+        // high-water mark at the moment it is spawned.
+        progress("streaming the response from a file in a child process (peak RSS)")
+        let peakRSS = try streamingPeakRSS()
         let operation = try TodoListSetup.operation()
         let plan = try NormalizationPlan(operation: operation, variables: ["first": .int(Int64(todos))])
         let workload = TodoListWorkload(todos: todos)
@@ -113,6 +117,8 @@ struct Bench: ParsableCommand {
             ("refetch_10pct_seconds", fmt(refetch10), nil),
             ("refetch_10pct_updated_ids", String(changedUpdated), nil),
             ("store_bytes", String(store.arenaBytes), nil),
+            ("stream_peak_rss_bytes", peakRSS.map { String($0.peak) } ?? "null", nil),
+            ("stream_rss_growth_bytes", peakRSS.map { String($0.peak - $0.baseline) } ?? "null", nil),
             ("read_ns_per_field", fmt(nsPerField), nil),
             ("read_allocations", readAllocations.map { String($0) } ?? "null", nil),
         ]
@@ -132,6 +138,50 @@ struct Bench: ParsableCommand {
             print(pad(row.0, 32) + pad(row.1, 16) + ratios.0 + ratios.1)
         }
         print("refetch 10% / first ingest: \(fmt(refetch10 / ingest))×; store bytes / input bytes: \(fmt(Double(store.arenaBytes) / Double(first.count)))×")
+        if let peakRSS {
+            print("streaming from a file: peak RSS above the process's own \(peakRSS.baseline / 1_000_000) MB / store bytes: \(fmt(Double(peakRSS.peak - peakRSS.baseline) / Double(store.arenaBytes)))×")
+        }
+    }
+
+    /// Peak resident memory of `relay-arena normalize --quiet` streaming the generated response
+    /// from a file in 64 KiB chunks, and of the same with a one-todo response (the process's own
+    /// baseline). Children write the file and normalize it, so this process never holds the
+    /// response; getrusage(RUSAGE_CHILDREN) is a running maximum over waited-for children, so
+    /// the small run goes first. nil when a child fails.
+    func streamingPeakRSS() throws -> (peak: Int, baseline: Int)? {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("relay-arena-bench-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let schema = dir.appendingPathComponent("todo.graphql"), query = dir.appendingPathComponent("query.graphql")
+        try Data(EmbeddedDocuments.todoSchema.utf8).write(to: schema)
+        try Data(EmbeddedDocuments.todoListQuery.utf8).write(to: query)
+        let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        func child(_ args: [String], stdout: URL? = nil) throws -> Bool {
+            let process = Process()
+            process.executableURL = exe
+            process.arguments = args
+            if let stdout {
+                _ = FileManager.default.createFile(atPath: stdout.path, contents: nil)
+                process.standardOutput = try FileHandle(forWritingTo: stdout)
+            }
+            try process.run()
+            process.waitUntilExit()
+            return process.terminationStatus == 0
+        }
+        func peak() -> Int {
+            var usage = rusage()
+            getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+            return Int(usage.ru_maxrss) * 1024
+        }
+        func normalize(_ file: URL, first: Int) throws -> Bool {
+            try child(["normalize", "--schema", schema.path, "--document", query.path,
+                       "--variables", "{\"first\":\(first)}", "--quiet", file.path])
+        }
+        let small = dir.appendingPathComponent("small.json"), large = dir.appendingPathComponent("large.json")
+        guard try child(["workload", "--todos", "1"], stdout: small), try normalize(small, first: 1) else { return nil }
+        let baseline = peak()
+        guard try child(["workload", "--todos", String(todos)], stdout: large), try normalize(large, first: todos) else { return nil }
+        return (peak(), baseline)
     }
 
     func fmt(_ d: Double) -> String { String(format: d >= 100 ? "%.1f" : "%.4g", d) }
