@@ -10,7 +10,7 @@ struct RelayArenaCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "relay-arena",
         abstract: "A Relay-style normalized GraphQL store in an arena: normalize, read, benchmark.",
-        subcommands: [Normalize.self, Read.self, Bench.self, Workload.self]
+        subcommands: [Normalize.self, Read.self, Bench.self, Workload.self, Generate.self]
     )
 
     /// Argument errors exit with 1 too (not ArgumentParser's 64): scripts check one status.

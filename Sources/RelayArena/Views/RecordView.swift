@@ -1,0 +1,153 @@
+// A view is `{snapshot, record, scope}` (FlatBuffers' `{owner, offset}`): one lookup primitive,
+// `value(_:)`, that every generated accessor is a one-liner over; nothing is copied out.
+internal import CRelayArena
+
+/// A storage key as generated code names it: a slot in the read's key cache plus either the key
+/// text (every argument a literal) or a field whose key depends on variables.
+public struct FieldKey {
+    let slot: Int
+    let literal: StaticString
+    let dynamic: DynamicStorageKey?
+
+    public init(_ slot: Int, _ literal: StaticString) {
+        self.slot = slot
+        self.literal = literal
+        self.dynamic = nil
+    }
+
+    public init(_ slot: Int, _ dynamic: DynamicStorageKey) {
+        self.slot = slot
+        self.literal = ""
+        self.dynamic = dynamic
+    }
+}
+
+/// A field whose storage key is formatted from the read's variables (once per read, then cached).
+public final class DynamicStorageKey: Sendable {
+    let name: String
+    let args: [Argument]
+    public init(name: String, args: [Argument]) {
+        self.name = name
+        self.args = args
+    }
+}
+
+/// What one read shares between all the views it hands out: its variables and a cache from key
+/// slot to store symbol. The cache lives per read, not per store, because symbols are only
+/// guaranteed stable while the read lock is held, and a read's views never leave its snapshot
+/// (they are not `Sendable`), so filling the cache lazily needs no atomics.
+public final class ReadScope {
+    let variables: Variables
+    let owner: FragmentOwner?
+    let symbols: UnsafeMutablePointer<UInt32>
+    let count: Int
+
+    /// Slot states: 0 not looked up yet, `absent` not interned in this store, else the symbol.
+    static let absent = UInt32.max
+
+    init(variables: Variables, owner: FragmentOwner?, keyCount: Int) {
+        self.variables = variables
+        self.owner = owner
+        self.count = keyCount
+        symbols = .allocate(capacity: max(keyCount, 1))
+        symbols.initialize(repeating: 0, count: max(keyCount, 1))
+    }
+
+    deinit { symbols.deallocate() }
+
+    @inline(__always)
+    func symbol(_ key: FieldKey, _ snapshot: StoreSnapshot) -> UInt32 {
+        assert(key.slot >= 0 && key.slot < count, "storage key slot out of range: regenerate the views")
+        let cached = symbols[key.slot]
+        if cached != 0 { return cached }
+        let resolved = resolve(key, snapshot)
+        symbols[key.slot] = resolved
+        return resolved
+    }
+
+    private func resolve(_ key: FieldKey, _ snapshot: StoreSnapshot) -> UInt32 {
+        let found: UInt32
+        if let dynamic = key.dynamic {
+            let text = StorageKey.format(name: dynamic.name, args: dynamic.args, variables: variables)
+            found = snapshot.symbol(text)?.raw ?? 0
+        } else {
+            found = key.literal.withUTF8Buffer { u in
+                u.withMemoryRebound(to: CChar.self) { c in
+                    // An empty buffer may have no address; "" is never a storage key anyway.
+                    guard let base = c.baseAddress else { return 0 }
+                    return ra_source_find_symbol(snapshot.source, base, c.count)
+                }
+            }
+        }
+        return found == 0 ? Self.absent : found
+    }
+}
+
+/// The untyped view generated views wrap. Valid inside the `withSnapshot` closure it came from.
+public struct RecordView {
+    public let snapshot: StoreSnapshot
+    /// `emptyRecord` when the view stands for missing data (every field reads as absent).
+    public let record: RecordRef
+    public let scope: ReadScope
+
+    /// No record has this index, so the C lookup answers "absent" for every key.
+    static let emptyRecord = RecordRef(index: UInt32.max)
+
+    init(snapshot: StoreSnapshot, record: RecordRef, scope: ReadScope) {
+        self.snapshot = snapshot
+        self.record = record
+        self.scope = scope
+    }
+
+    init(_ parent: RecordView, record: RecordRef) {
+        self.init(snapshot: parent.snapshot, record: record, scope: parent.scope)
+    }
+
+    /// Whether this view stands for a record that was missing or null where non-null was declared.
+    public var isEmpty: Bool { record == Self.emptyRecord }
+
+    /// The one lookup primitive: the stored value, `nil` when absent (never fetched).
+    @inline(__always)
+    public func value(_ key: FieldKey) -> FieldValue? {
+        let symbol = scope.symbol(key, snapshot)
+        if symbol == ReadScope.absent { return nil }
+        return snapshot.decode(ra_source_record_field(snapshot.source, record.index, symbol))
+    }
+
+    /// The data ID of the record (what pointers carry).
+    public var dataID: String {
+        isEmpty ? "" : snapshot.text(snapshot.id(of: record)).string
+    }
+
+    public var typename: String { typenameUTF8.string }
+
+    public var typenameUTF8: BorrowedUTF8 {
+        if isEmpty { return BorrowedUTF8(bytes: UnsafeRawBufferPointer(start: nil, count: 0)) }
+        return snapshot.typename(of: record)
+    }
+
+    /// `@include(if: $v)` (passing true) / `@skip(if: $v)` (passing false) with the read's variables.
+    public func passes(_ variable: String, _ passingValue: Bool) -> Bool {
+        (scope.variables[variable] ?? .null).isTruthy == passingValue
+    }
+
+    /// A concrete type condition (`... on Droid`).
+    public func isType(_ type: StaticString) -> Bool {
+        guard !isEmpty else { return false }
+        let name = typenameUTF8.bytes
+        return type.withUTF8Buffer { name.elementsEqual(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// An abstract type condition (`... on Character`), answered by the type record
+    /// `client:__type:<typename>` the normalizer wrote (`__isCharacter: true`).
+    public func implements(_ abstractKey: String) -> Bool {
+        guard !isEmpty, case .record(let typeRecord) = snapshot.record("client:__type:" + typename),
+              case .bool(let b)? = snapshot.field(typeRecord, abstractKey) else { return false }
+        return b
+    }
+
+    /// A pointer for a fragment this view's selection spreads (generated `asFragment()`).
+    public func pointer<G: Fragment>(to: G.Type = G.self) -> FragmentPointer<G> {
+        FragmentPointer(dataID: dataID, variables: scope.variables, owner: scope.owner)
+    }
+}

@@ -1,0 +1,39 @@
+// Typed operation variables to the JSON the runtime formats storage keys from: the generated
+// `Variables.asJSON` is one `jsonValue` per declared variable.
+
+/// A Swift value that can be an operation variable.
+public protocol VariableValue: Sendable {
+    var jsonValue: JSONValue { get }
+}
+
+extension String: VariableValue { public var jsonValue: JSONValue { .string(self) } }
+extension Int: VariableValue { public var jsonValue: JSONValue { .int(Int64(self)) } }
+extension Double: VariableValue { public var jsonValue: JSONValue { .double(self) } }
+extension Bool: VariableValue { public var jsonValue: JSONValue { .bool(self) } }
+extension JSONValue: VariableValue { public var jsonValue: JSONValue { self } }
+
+extension Array: VariableValue where Element: VariableValue {
+    public var jsonValue: JSONValue { .array(map(\.jsonValue)) }
+}
+
+extension Optional: VariableValue where Wrapped: VariableValue {
+    /// `nil` is an explicit null inside lists; a top-level `nil` variable is left out instead
+    /// (see `Variables.set`), so the declared default applies as in relay.
+    public var jsonValue: JSONValue { self?.jsonValue ?? .null }
+}
+
+extension GraphQLEnum {
+    public var jsonValue: JSONValue { .string(rawValue) }
+}
+
+extension Dictionary where Key == String, Value == JSONValue {
+    /// Sets `name` unless `value` is nil (an absent variable is `undefined`, not null).
+    public mutating func set<V: VariableValue>(_ name: String, _ value: V?) {
+        if let value { self[name] = value.jsonValue }
+    }
+}
+
+extension BorrowedUTF8 {
+    /// No bytes: what a non-null string field that is missing reads as.
+    public static var empty: BorrowedUTF8 { BorrowedUTF8(bytes: UnsafeRawBufferPointer(start: nil, count: 0)) }
+}

@@ -1,0 +1,112 @@
+// Artifacts printed as Swift expressions, so a generated file carries its own reader and
+// normalization ASTs and the runtime never parses GraphQL. Deterministic: same artifact, same text.
+import RelayArena
+
+struct SwiftArtifactLiteral {
+    private var out = ""
+
+    static func fragment(_ f: FragmentArtifact) -> String {
+        var p = SwiftArtifactLiteral()
+        p.out += "FragmentArtifact(\n"
+        p.out += "        name: \(SwiftName.literal(f.name)), typeCondition: \(SwiftName.literal(f.typeCondition)),\n"
+        p.out += "        abstractKey: \(optional(f.abstractKey)),\n"
+        p.out += "        argumentDefinitions: \(variables(f.argumentDefinitions)), plural: \(f.plural),\n"
+        p.out += "        selections: "
+        p.selections(f.selections, indent: 2)
+        p.out += ")"
+        return p.out
+    }
+
+    static func operation(_ o: OperationArtifact) -> String {
+        var p = SwiftArtifactLiteral()
+        p.out += "OperationArtifact(\n"
+        p.out += "        name: \(SwiftName.literal(o.name)), kind: .\(o.kind.rawValue),\n"
+        p.out += "        variables: \(variables(o.variables)),\n"
+        p.out += "        normalization: "
+        p.selections(o.normalization, indent: 2)
+        p.out += ",\n        reader: "
+        p.selections(o.reader, indent: 2)
+        p.out += ",\n        text: \(SwiftName.literal(o.text)))"
+        return p.out
+    }
+
+    private static func optional(_ s: String?) -> String { s.map(SwiftName.literal) ?? "nil" }
+
+    private static func variables(_ defs: [VariableDefinition]) -> String {
+        let items = defs.map { d in
+            "VariableDefinition(name: \(SwiftName.literal(d.name)), type: \(SwiftName.literal(d.type)), defaultValue: \(d.defaultValue.map(json) ?? "nil"))"
+        }
+        return "[" + items.joined(separator: ", ") + "]"
+    }
+
+    private mutating func selections(_ list: [Selection], indent: Int) {
+        if list.isEmpty {
+            out += "[]"
+            return
+        }
+        let pad = String(repeating: "    ", count: indent + 1)
+        out += "[\n"
+        for s in list {
+            out += pad
+            selection(s, indent: indent + 1)
+            out += ",\n"
+        }
+        out += String(repeating: "    ", count: indent) + "]"
+    }
+
+    private mutating func selection(_ s: Selection, indent: Int) {
+        switch s {
+        case .scalarField(let f):
+            out += ".scalarField(ScalarField(alias: \(Self.optional(f.alias)), name: \(SwiftName.literal(f.name)), "
+            out += "args: \(Self.arguments(f.args)), storageKey: \(Self.optional(f.storageKey)), shape: .\(f.shape)))"
+        case .linkedField(let f):
+            out += ".linkedField(LinkedField(alias: \(Self.optional(f.alias)), name: \(SwiftName.literal(f.name)), "
+            out += "args: \(Self.arguments(f.args)), storageKey: \(Self.optional(f.storageKey)), "
+            out += "concreteType: \(Self.optional(f.concreteType)), plural: \(f.plural), selections: "
+            selections(f.selections, indent: indent)
+            out += "))"
+        case .condition(let c):
+            out += ".condition(Condition(variable: \(SwiftName.literal(c.variable)), passingValue: \(c.passingValue), selections: "
+            selections(c.selections, indent: indent)
+            out += "))"
+        case .inlineFragment(let i):
+            out += ".inlineFragment(InlineFragment(type: \(SwiftName.literal(i.type)), abstractKey: \(Self.optional(i.abstractKey)), selections: "
+            selections(i.selections, indent: indent)
+            out += "))"
+        case .typeDiscriminator(let key):
+            out += ".typeDiscriminator(abstractKey: \(SwiftName.literal(key)))"
+        case .fragmentSpread(let spread):
+            out += ".fragmentSpread(FragmentSpread(name: \(SwiftName.literal(spread.name)), args: \(Self.arguments(spread.args))))"
+        }
+    }
+
+    static func arguments(_ args: [Argument]) -> String {
+        "[" + args.map { "Argument(name: \(SwiftName.literal($0.name)), value: \(argumentValue($0.value)))" }
+            .joined(separator: ", ") + "]"
+    }
+
+    static func argumentValue(_ v: ArgumentValue) -> String {
+        switch v {
+        case .literal(let j): return ".literal(\(json(j)))"
+        case .variable(let name): return ".variable(\(SwiftName.literal(name)))"
+        case .object(let members):
+            return ".object([" + members.map { "ArgumentMember(\(SwiftName.literal($0.key)), \(argumentValue($0.value)))" }
+                .joined(separator: ", ") + "])"
+        case .list(let items): return ".list([" + items.map(argumentValue).joined(separator: ", ") + "])"
+        }
+    }
+
+    static func json(_ v: JSONValue) -> String {
+        switch v {
+        case .null: return ".null"
+        case .bool(let b): return ".bool(\(b))"
+        case .int(let i): return ".int(\(i))"
+        case .double(let d): return d.isFinite ? ".double(\(d))" : ".null"
+        case .string(let s): return ".string(\(SwiftName.literal(s)))"
+        case .array(let items): return ".array([" + items.map(json).joined(separator: ", ") + "])"
+        case .object(let members):
+            return ".object([" + members.map { "JSONMember(\(SwiftName.literal($0.key)), \(json($0.value)))" }
+                .joined(separator: ", ") + "])"
+        }
+    }
+}

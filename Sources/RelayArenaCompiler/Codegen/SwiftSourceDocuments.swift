@@ -1,0 +1,49 @@
+// GraphQL documents from `graphql("""…""")` literals in Swift sources (as Relay.swift users write
+// them). Everything outside the literals is blanked, so GraphQL positions are Swift positions.
+import RelayArena
+
+public enum SwiftSourceDocuments {
+    static let opener = "graphql(\"\"\""
+    static let closer = "\"\"\""
+
+    /// One GraphQL document holding every `graphql("""…""")` literal of `file` (a Swift source),
+    /// named like the Swift file, or `nil` when it has none. Each character outside a literal
+    /// becomes a space (newlines stay), so an error's line and column point into the Swift file.
+    /// Escapes inside the literal are left as written (GraphQL's are the same for `\"`, `\\`).
+    public static func extract(_ file: GraphQLSourceFile) throws -> GraphQLSourceFile? {
+        let text = file.text
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        var found = false
+        var cursor = text.startIndex
+        while let open = text.range(of: opener, range: cursor..<text.endIndex) {
+            blank(text[cursor..<open.upperBound], into: &out)
+            // The literal's content starts on the line after the opening delimiter.
+            guard let lineEnd = text[open.upperBound...].firstIndex(where: \.isNewline) else {
+                throw positioned(file, at: open.lowerBound, "unterminated graphql(\"\"\" literal")
+            }
+            blank(text[open.upperBound...lineEnd], into: &out)
+            let contentStart = text.index(after: lineEnd)
+            guard let close = text.range(of: closer, range: contentStart..<text.endIndex) else {
+                throw positioned(file, at: open.lowerBound, "unterminated graphql(\"\"\" literal")
+            }
+            out += text[contentStart..<close.lowerBound]
+            cursor = close.lowerBound
+            found = true
+        }
+        guard found else { return nil }
+        blank(text[cursor...], into: &out)
+        return GraphQLSourceFile(name: file.name, text: out)
+    }
+
+    private static func blank(_ s: Substring, into out: inout String) {
+        for c in s { out += c.isNewline ? String(c) : " " }
+    }
+
+    private static func positioned(_ file: GraphQLSourceFile, at index: String.Index, _ message: String) -> CompilerError {
+        let before = file.text[..<index]
+        let line = before.reduce(1) { $1.isNewline ? $0 + 1 : $0 }
+        let lineStart = before.lastIndex(where: \.isNewline).map { before.index(after: $0) } ?? before.startIndex
+        return CompilerError(file: file.name, line: line, column: before.distance(from: lineStart, to: index) + 1, message: message)
+    }
+}

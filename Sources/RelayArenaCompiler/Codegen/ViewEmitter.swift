@@ -1,0 +1,251 @@
+// Reader selections + schema types → nested view structs whose properties are one-liners over
+// `RecordView`. Spreads become `asFragment()` (masking), type conditions `as<Type>`, conditions optionals.
+import RelayArena
+
+/// A generation problem that has no GraphQL position of its own (reported at the definition).
+struct UnsupportedSelection: Error {
+    var message: String
+}
+
+/// Emits the views of one fragment or operation; owns that file's storage-key slots.
+struct ViewEmitter {
+    let schema: SchemaModel
+    private(set) var keyCount = 0
+    private var literalSlots: [String: Int] = [:]
+    private var dynamicSlots: [String: Int] = [:]
+    /// File-scope declarations of keys formatted from variables, in slot order.
+    private(set) var dynamicDeclarations: [String] = []
+    private(set) var enumsUsed: Set<String> = []
+
+    init(schema: SchemaModel) { self.schema = schema }
+
+    typealias Conditions = [(variable: String, passingValue: Bool)]
+
+    private struct Item {
+        var selection: Selection
+        var conditions: Conditions
+    }
+
+    /// `public struct name: SelectionView { … }` at `indent` levels.
+    mutating func viewStruct(_ name: String, _ selections: [Selection], parentType: String, indent: Int) throws -> String {
+        var items: [Item] = []
+        var inline: [(type: String, abstractKey: String?, items: [Selection], conditions: Conditions)] = []
+        collect(selections, parentType: parentType, conditions: [], items: &items, inline: &inline)
+        items = merged(items)
+
+        var members: [String] = []
+        var nested: [String] = []
+        var identifiable = false
+        for item in items {
+            switch item.selection {
+            case .scalarField(let f):
+                let (lines, isID) = try scalarProperty(f, parentType: parentType, conditions: item.conditions)
+                members += lines
+                identifiable = identifiable || isID
+            case .linkedField(let f):
+                guard let type = schema.fieldType(f.name, on: parentType) else {
+                    throw UnsupportedSelection(message: "no field \(f.name) on \(parentType)")
+                }
+                let typeName = SwiftName.typeName(f.responseKey)
+                // The property first, so storage-key slots follow the order fields are written in.
+                members.append(try linkedProperty(f, type: type, typeName: typeName, conditions: item.conditions))
+                nested.append(try viewStruct(typeName, f.selections, parentType: type.namedType, indent: indent + 1))
+            case .fragmentSpread(let spread):
+                guard spread.args.isEmpty else {
+                    throw UnsupportedSelection(message: "@arguments on a spread of \(spread.name) is not supported by the Swift generator yet")
+                }
+                let optional = item.conditions.isEmpty ? "" : "?"
+                let body = guarded(item.conditions, "__view.pointer()")
+                members.append("/// Masked: pass this pointer to the view that declared `\(spread.name)`.")
+                members.append("public func asFragment() -> FragmentPointer<\(spread.name)>\(optional) { \(body) }")
+            default:
+                continue
+            }
+        }
+        for group in inline {
+            let typeName = "As" + SwiftName.typeName(group.type)
+            nested.append(try viewStruct(typeName, group.items, parentType: group.type, indent: indent + 1))
+            let check = group.abstractKey.map { "__view.implements(\(SwiftName.literal($0)))" }
+                ?? "__view.isType(\(SwiftName.literal(group.type)))"
+            let test = (conditionTests(group.conditions) + [check]).joined(separator: " && ")
+            members.append("public var as\(SwiftName.typeName(group.type)): \(typeName)? { \(test) ? \(typeName)(__view: __view) : nil }")
+        }
+
+        let pad = String(repeating: "    ", count: indent)
+        let inner = pad + "    "
+        var out = pad + "public struct \(name): SelectionView\(identifiable ? ", Identifiable" : "") {\n"
+        out += inner + "public let __view: RecordView\n"
+        out += inner + "public init(__view: RecordView) { self.__view = __view }\n"
+        for m in members { out += inner + m + "\n" }
+        for n in nested { out += "\n" + n }
+        out += pad + "}\n"
+        return out
+    }
+
+    /// Flattens conditions (fields become optional) and same-type inline fragments; groups the
+    /// other inline fragments by type for `as<Type>`.
+    private func collect(_ selections: [Selection], parentType: String, conditions: Conditions, items: inout [Item],
+                         inline: inout [(type: String, abstractKey: String?, items: [Selection], conditions: Conditions)]) {
+        for selection in selections {
+            switch selection {
+            case .condition(let c):
+                collect(c.selections, parentType: parentType,
+                        conditions: conditions + [(c.variable, c.passingValue)], items: &items, inline: &inline)
+            case .inlineFragment(let i) where i.type == parentType:
+                collect(i.selections, parentType: parentType, conditions: conditions, items: &items, inline: &inline)
+            case .inlineFragment(let i):
+                if let k = inline.firstIndex(where: { $0.type == i.type }) {
+                    inline[k].items += i.selections
+                } else {
+                    inline.append((i.type, i.abstractKey, i.selections, conditions))
+                }
+            case .typeDiscriminator:
+                continue
+            default:
+                items.append(Item(selection: selection, conditions: conditions))
+            }
+        }
+    }
+
+    /// One property per response key: linked fields written twice merge their selections; a
+    /// field written both with and without a condition is unconditional.
+    private func merged(_ items: [Item]) -> [Item] {
+        var out: [Item] = []
+        var index: [String: Int] = [:]
+        for item in items {
+            let key: String
+            switch item.selection {
+            case .scalarField(let f): key = "f:" + f.responseKey
+            case .linkedField(let f): key = "f:" + f.responseKey
+            case .fragmentSpread(let s): key = "s:" + s.name
+            default: key = "?\(out.count)"
+            }
+            guard let k = index[key] else {
+                index[key] = out.count
+                out.append(item)
+                continue
+            }
+            if item.conditions.isEmpty { out[k].conditions = [] }
+            if case .linkedField(var a) = out[k].selection, case .linkedField(let b) = item.selection {
+                a.selections += b.selections
+                out[k].selection = .linkedField(a)
+            }
+        }
+        return out
+    }
+
+    private func conditionTests(_ conditions: Conditions) -> [String] {
+        conditions.map { "__view.passes(\(SwiftName.literal($0.variable)), \($0.passingValue))" }
+    }
+
+    private func guarded(_ conditions: Conditions, _ expr: String) -> String {
+        conditions.isEmpty ? expr : conditionTests(conditions).joined(separator: " && ") + " ? " + expr + " : nil"
+    }
+
+    private mutating func key(_ storageKey: String?, name: String, args: [Argument]) -> String {
+        if let literal = storageKey ?? (args.isEmpty ? name : nil) {
+            let slot = literalSlots[literal] ?? keyCount
+            if literalSlots[literal] == nil {
+                literalSlots[literal] = slot
+                keyCount += 1
+            }
+            return "K(\(slot), \(SwiftName.literal(literal)))"
+        }
+        let description = "DynamicStorageKey(name: \(SwiftName.literal(name)), args: \(SwiftArtifactLiteral.arguments(args)))"
+        let slot = dynamicSlots[description] ?? keyCount
+        if dynamicSlots[description] == nil {
+            dynamicSlots[description] = slot
+            keyCount += 1
+            dynamicDeclarations.append("private let dynamicKey\(slot) = \(description)")
+        }
+        return "K(\(slot), dynamicKey\(slot))"
+    }
+
+    private mutating func scalarProperty(_ f: ScalarField, parentType: String, conditions: Conditions) throws -> ([String], Bool) {
+        let name = SwiftName.identifier(f.responseKey)
+        if f.name == "__typename" {
+            let type = conditions.isEmpty ? "String" : "String?"
+            return (["public var \(name): \(type) { \(guarded(conditions, "__view.typename")) }"], false)
+        }
+        guard let type = schema.fieldType(f.name, on: parentType) else {
+            throw UnsupportedSelection(message: "no field \(f.name) on \(parentType)")
+        }
+        let k = key(f.storageKey, name: f.name, args: f.args)
+        let optional = !type.isNonNull || !conditions.isEmpty
+        var lines: [String] = []
+        let (swiftType, call, fallback) = scalarAccess(type.nullable, key: k)
+        let expr = optional ? guarded(conditions, call) : "\(call) ?? \(fallback)"
+        lines.append("public var \(name): \(swiftType)\(optional ? "?" : "") { \(expr) }")
+        if swiftType == "String" {
+            // The hot-loop spelling: the arena's bytes, no String made.
+            let utf8Call = "__view.utf8(\(k))"
+            let utf8Expr = optional ? guarded(conditions, utf8Call) : "\(utf8Call) ?? .empty"
+            lines.append("public var \(f.responseKey)UTF8: BorrowedUTF8\(optional ? "?" : "") { \(utf8Expr) }")
+        }
+        return (lines, f.responseKey == "id" && swiftType == "String" && !optional)
+    }
+
+    /// Swift type (without the outer optional), the accessor call and the missing-data fallback.
+    private mutating func scalarAccess(_ type: TypeRef, key k: String) -> (String, String, String) {
+        switch type {
+        case .list:
+            let element = listElement(type)
+            return (element, "__view.scalarList(\(k), of: \(String(element.dropFirst().dropLast())).self)", "[]")
+        case .named(let n), .nonNull(.named(let n)):
+            switch schema.leafKind(n) {
+            case .string: return ("String", "__view.string(\(k))", "\"\"")
+            case .int: return ("Int", "__view.int(\(k))", "0")
+            case .double: return ("Double", "__view.double(\(k))", "0")
+            case .bool: return ("Bool", "__view.bool(\(k))", "false")
+            case .enumeration(let e):
+                enumsUsed.insert(e)
+                return (e, "__view.enumValue(\(k), as: \(e).self)", ".__unknown(\"\")")
+            case .custom: return ("JSONValue", "__view.json(\(k))", ".null")
+            }
+        case .nonNull(let inner):
+            return scalarAccess(inner, key: k)
+        }
+    }
+
+    /// The Swift spelling of a (nullable-stripped) list type's value: `[String?]`, `[[Double?]?]`.
+    private mutating func listElement(_ type: TypeRef) -> String {
+        switch type {
+        case .nonNull(let inner): return listElement(inner)
+        case .list(let item):
+            let inner = item.isNonNull ? itemType(item.nullable) : itemType(item) + "?"
+            return "[\(inner)]"
+        case .named: return itemType(type)
+        }
+    }
+
+    private mutating func itemType(_ type: TypeRef) -> String {
+        switch type {
+        case .list: return listElement(type)
+        case .nonNull(let inner): return itemType(inner)
+        case .named: return scalarAccess(type, key: "").0
+        }
+    }
+
+    private mutating func linkedProperty(_ f: LinkedField, type: TypeRef, typeName: String, conditions: Conditions) throws -> String {
+        let name = SwiftName.identifier(f.responseKey)
+        let k = key(f.storageKey, name: f.name, args: f.args)
+        let optional = !type.isNonNull || !conditions.isEmpty
+        switch type.nullable {
+        case .list(let item):
+            if case .list = item.nullable {
+                throw UnsupportedSelection(message: "lists of lists of objects (\(f.name)) are not supported by the Swift generator yet")
+            }
+            let element = item.isNonNull ? typeName : typeName + "?"
+            if optional {
+                return "public var \(name): ViewList<\(element)>? { \(guarded(conditions, "__view.list(\(k), of: \(element).self)")) }"
+            }
+            return "public var \(name): ViewList<\(element)> { __view.listOrEmpty(\(k), of: \(element).self) }"
+        default:
+            if optional {
+                return "public var \(name): \(typeName)? { \(guarded(conditions, "__view.linked(\(k), as: \(typeName).self)")) }"
+            }
+            return "public var \(name): \(typeName) { __view.linkedOrEmpty(\(k), as: \(typeName).self) }"
+        }
+    }
+}
+

@@ -1,0 +1,58 @@
+// `relay-arena generate`: schema + GraphQL documents (files and graphql("""…""") literals in
+// Swift sources) → one Swift file per fragment and operation, written to --output.
+import ArgumentParser
+import Foundation
+import RelayArena
+import RelayArenaCompiler
+
+struct Generate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Generate typed Swift views (one file per fragment and operation) from GraphQL documents.")
+
+    @Option(help: "The schema (SDL).")
+    var schema: String
+
+    @Option(help: "A GraphQL document; repeat for several files.")
+    var document: [String] = []
+
+    @Option(name: .customLong("swift-sources"), help: "A directory searched recursively for graphql(\"\"\"…\"\"\") literals in .swift files; repeatable.")
+    var swiftSources: [String] = []
+
+    @Option(help: "The directory to write the generated files to (created if needed).")
+    var output: String
+
+    func run() throws {
+        let compiler = try Compiler(schema: GraphQLSourceFile(name: schema, text: try readText(schema)))
+        var documents = try document.map { GraphQLSourceFile(name: $0, text: try readText($0)) }
+        for directory in swiftSources {
+            for path in try swiftFiles(under: directory) {
+                let source = GraphQLSourceFile(name: path, text: try readText(path))
+                if let extracted = try SwiftSourceDocuments.extract(source) { documents.append(extracted) }
+            }
+        }
+        // Nothing is written unless every document compiled and every file generated.
+        let files = try SwiftGenerator(compiler: compiler).generate(documents)
+        do {
+            try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        } catch {
+            throw RelayArenaError(code: .io, message: "cannot create \(output): \(error.localizedDescription)")
+        }
+        for file in files {
+            try writeAtomically(Array(file.contents.utf8), to: (output as NSString).appendingPathComponent(file.name))
+        }
+    }
+
+    /// `.swift` files under `directory`, sorted, so the documents' order (and first error) is stable.
+    private func swiftFiles(under directory: String) throws -> [String] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue,
+              let enumerator = FileManager.default.enumerator(atPath: directory) else {
+            throw RelayArenaError(code: .io, message: "cannot read directory \(directory)")
+        }
+        var paths: [String] = []
+        for case let relative as String in enumerator where relative.hasSuffix(".swift") {
+            paths.append((directory as NSString).appendingPathComponent(relative))
+        }
+        return paths.sorted()
+    }
+}

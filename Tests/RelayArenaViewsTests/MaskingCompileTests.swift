@@ -1,0 +1,89 @@
+// Masking is enforced by the Swift compiler: code reading `text` from the list's view, or asking it
+// for a pointer to a fragment it does not spread, does not type-check; reading `id` does.
+import Foundation
+import XCTest
+
+final class MaskingCompileTests: XCTestCase {
+    func testReadingIDAndPassingThePointerCompiles() throws {
+        let result = try typecheck("""
+            import RelayArena
+            func row(_ node: ToDoList_user.Data.Todos.Edges.Node) -> (String, FragmentPointer<ToDoItem_todo>) {
+                (node.id, node.asFragment())
+            }
+            """)
+        XCTAssertEqual(result.status, 0, result.output)
+    }
+
+    func testReadingTextFromTheListViewDoesNotCompile() throws {
+        let result = try typecheck("""
+            import RelayArena
+            func leak(_ node: ToDoList_user.Data.Todos.Edges.Node) -> String { node.text }
+            """)
+        XCTAssertNotEqual(result.status, 0)
+        XCTAssertTrue(result.output.contains("has no member 'text'"), result.output)
+    }
+
+    func testPointerToAFragmentNotSpreadDoesNotCompile() throws {
+        let result = try typecheck("""
+            import RelayArena
+            func wrong(_ node: ToDoList_user.Data.Todos.Edges.Node) -> FragmentPointer<ToDoList_user> { node.asFragment() }
+            """)
+        XCTAssertNotEqual(result.status, 0)
+        XCTAssertTrue(result.output.contains("asFragment"), result.output)
+    }
+
+    /// `swiftc -typecheck` of the snippet with the generated to-do files against the built
+    /// RelayArena module (the products directory this test bundle was built into).
+    private func typecheck(_ snippet: String) throws -> (status: Int32, output: String) {
+        let swiftc = try XCTUnwrap(Self.swiftc(), "no swiftc next to the toolchain or on PATH")
+        let modules = try XCTUnwrap(Self.modulesDirectory(), "no RelayArena.swiftmodule in the products directory")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("masking-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let snippetURL = dir.appendingPathComponent("Snippet.swift")
+        try snippet.write(to: snippetURL, atomically: true, encoding: .utf8)
+        let generated = try ViewSources.swiftFiles("Generated/ToDo").map(\.path)
+        let process = Process()
+        process.executableURL = swiftc
+        process.arguments = ["-typecheck", "-swift-version", "6", "-module-name", "MaskingProbe", "-I", modules.path]
+            + Self.cModuleIncludes(modules) + generated + [snippetURL.path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, output)
+    }
+
+    static func swiftc() -> URL? {
+        var candidates = ["/opt/swift/usr/bin/swiftc"]
+        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+            candidates.append(String(dir) + "/swiftc")
+        }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }.map { URL(fileURLWithPath: $0) }
+    }
+
+    /// The products directory holds `Modules/` (SwiftPM 6) or the `.swiftmodule`s themselves.
+    static func modulesDirectory() -> URL? {
+        var dir = Bundle.main.bundleURL
+        for _ in 0..<3 {
+            for candidate in [dir.appendingPathComponent("Modules"), dir]
+            where FileManager.default.fileExists(atPath: candidate.appendingPathComponent("RelayArena.swiftmodule").path) {
+                return candidate
+            }
+            dir = dir.deletingLastPathComponent()
+        }
+        return nil
+    }
+
+    /// RelayArena imports the C core `internal`ly, yet loading its module still needs the C
+    /// module: the module map SwiftPM wrote into the products directory, and the headers.
+    static func cModuleIncludes(_ modules: URL) -> [String] {
+        let products = modules.lastPathComponent == "Modules" ? modules.deletingLastPathComponent() : modules
+        let include = ViewSources.root.deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("CSources/CRelayArena/include")
+        let map = products.appendingPathComponent("CRelayArena.build/module.modulemap")
+        return ["-Xcc", "-fmodule-map-file=" + map.path, "-Xcc", "-I" + include.path]
+    }
+}

@@ -1,3 +1,0 @@
-// Placeholder until the typed-view tests land.
-import XCTest
-final class ViewsPlaceholderTests: XCTestCase { func testTargetBuilds() { XCTAssertTrue(true) } }
