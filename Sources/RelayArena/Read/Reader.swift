@@ -9,8 +9,8 @@ extension RecordStore {
         for def in fragment.argumentDefinitions where vars[def.name] == nil {
             vars[def.name] = def.defaultValue ?? .null
         }
-        return read(selections: fragment.selections, abstractKey: fragment.abstractKey, dataID: dataID,
-                    variables: vars, owner: owner)
+        return read(selections: fragment.selections, abstractKey: fragment.abstractKey,
+                    typeCondition: fragment.typeCondition, dataID: dataID, variables: vars, owner: owner)
     }
 
     /// Reads an operation's own (masked) selection, by default from `client:root`.
@@ -20,11 +20,13 @@ extension RecordStore {
                     variables: operation.effectiveVariables(variables), owner: owner)
     }
 
-    public func read(selections: [Selection], abstractKey: String?, dataID: String, variables: Variables,
-                     owner: FragmentOwner?) -> ReadResult {
+    /// Reads `selections` from `dataID`. `typeCondition` and `abstractKey` are a fragment's: data
+    /// is only expected when the record has that type (or implements it).
+    public func read(selections: [Selection], abstractKey: String?, typeCondition: String? = nil, dataID: String,
+                     variables: Variables, owner: FragmentOwner?) -> ReadResult {
         withSnapshot { snapshot in
             var reader = Reader(snapshot: snapshot, variables: variables, owner: owner)
-            return reader.read(selections, abstractKey: abstractKey, dataID: dataID)
+            return reader.read(selections, abstractKey: abstractKey, typeCondition: typeCondition, dataID: dataID)
         }
     }
 }
@@ -43,9 +45,22 @@ struct Reader {
         self.owner = owner
     }
 
-    mutating func read(_ selections: [Selection], abstractKey: String?, dataID: String) -> ReadResult {
-        if let abstractKey, case .record(let r) = snapshot.record(dataID), implements(r, abstractKey) == false {
-            withinUnmatchedTypeRefinement = true
+    /// relay's RelayReader.read: a fragment read from a record that is not of its type (concrete:
+    /// another typename, unless the root; abstract: known not to implement it) expects no data,
+    /// so nothing counts as missing and spreads are flagged as within an unmatched refinement. An
+    /// abstract type whose implementation is unknown marks the data missing.
+    mutating func read(_ selections: [Selection], abstractKey: String?, typeCondition: String? = nil,
+                       dataID: String) -> ReadResult {
+        if case .record(let r) = snapshot.record(dataID) {
+            if let abstractKey {
+                switch implements(r, abstractKey) {
+                case false?: withinUnmatchedTypeRefinement = true
+                case nil: markMissing()
+                case true?: break
+                }
+            } else if let typeCondition, dataID != RecordStore.rootID, !(snapshot.typename(of: r) == typeCondition) {
+                withinUnmatchedTypeRefinement = true
+            }
         }
         let data = traverse(selections, dataID: dataID)
         return ReadResult(data: data, isMissingData: isMissingData, seenRecords: seen)
