@@ -5,6 +5,7 @@
 #include <locale.h>
 #include <math.h>
 #include <stdatomic.h>
+#include <yajl/yajl_tree.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -38,6 +39,57 @@ static double number_of(const ra_source *s, uint64_t v) {
     return d;
 }
 
+// fbjs areEqual on parsed JSON: object key order does not matter, numbers compare as JavaScript
+// numbers (1.0 == 1).
+static bool tree_equal(yajl_val a, yajl_val b) {
+    if (YAJL_IS_NUMBER(a) && YAJL_IS_NUMBER(b)) {
+        if ((a->u.number.flags & YAJL_NUMBER_DOUBLE_VALID) && (b->u.number.flags & YAJL_NUMBER_DOUBLE_VALID))
+            return a->u.number.d == b->u.number.d;
+        return strcmp(a->u.number.r, b->u.number.r) == 0;
+    }
+    if (a->type != b->type) return false;
+    switch (a->type) {
+    case yajl_t_string: return strcmp(a->u.string, b->u.string) == 0;
+    case yajl_t_array:
+        if (a->u.array.len != b->u.array.len) return false;
+        for (size_t i = 0; i < a->u.array.len; i++)
+            if (!tree_equal(a->u.array.values[i], b->u.array.values[i])) return false;
+        return true;
+    case yajl_t_object:
+        if (a->u.object.len != b->u.object.len) return false;
+        for (size_t i = 0; i < a->u.object.len; i++) {
+            size_t j = 0;
+            while (j < b->u.object.len && strcmp(a->u.object.keys[i], b->u.object.keys[j]) != 0) j++;
+            if (j == b->u.object.len || !tree_equal(a->u.object.values[i], b->u.object.values[j])) return false;
+        }
+        return true;
+    default: return true;  // true, false, null: equal types are equal values
+    }
+}
+
+static yajl_val parse_tree(ra_bytes_ref r) {
+    char *text = ra_malloc(r.len + 1);
+    if (!text) return NULL;
+    if (r.len) memcpy(text, r.ptr, r.len);
+    text[r.len] = 0;
+    yajl_val v = yajl_tree_parse(text, NULL, 0);
+    ra_dealloc(text);
+    return v;
+}
+
+// JSON values (lists of scalars, custom scalars) that differ as text may still be equal values.
+// Only runs when the bytes differ; anything it cannot decide (a NUL escape, which yajl_tree's C
+// strings would cut, or no memory) counts as a change.
+static bool json_equal(ra_bytes_ref a, ra_bytes_ref b) {
+    if (a.len == b.len && (a.len == 0 || memcmp(a.ptr, b.ptr, a.len) == 0)) return true;
+    if ((a.len >= 6 && memmem(a.ptr, a.len, "\\u0000", 6)) || (b.len >= 6 && memmem(b.ptr, b.len, "\\u0000", 6))) return false;
+    yajl_val x = parse_tree(a), y = x ? parse_tree(b) : NULL;
+    bool equal = x && y && tree_equal(x, y);
+    yajl_tree_free(x);
+    yajl_tree_free(y);
+    return equal;
+}
+
 // Deep equality between a store value and a delta value (relay's areEqual on field values).
 static bool value_equal(const ra_source *st, uint64_t sv, const ra_source *d, uint64_t dv, const uint32_t *tr) {
     unsigned st_tag = ra_value_tag(sv), d_tag = ra_value_tag(dv);
@@ -50,11 +102,11 @@ static bool value_equal(const ra_source *st, uint64_t sv, const ra_source *d, ui
         if (a.len == b.len && memcmp(a.ptr, b.ptr, a.len) == 0) return true;
         return number_of(st, sv) == number_of(d, dv);
     }
-    case RA_TAG_STRING:
-    case RA_TAG_JSON: {
+    case RA_TAG_STRING: {
         ra_bytes_ref a = ra_source_value_bytes(st, sv), b = ra_source_value_bytes(d, dv);
         return a.len == b.len && (a.len == 0 || memcmp(a.ptr, b.ptr, a.len) == 0);
     }
+    case RA_TAG_JSON: return json_equal(ra_source_value_bytes(st, sv), ra_source_value_bytes(d, dv));
     case RA_TAG_REF: return ra_value_payload(sv) == tr[ra_value_payload(dv)];
     case RA_TAG_REFS: {
         uint32_t n = ra_source_refs_count(d, dv);
