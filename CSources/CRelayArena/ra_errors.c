@@ -8,7 +8,78 @@ typedef struct attached {
     uint32_t rec;
     uint32_t key;   // plan string of the storage key
     ra_buf text;    // the error object as JSON
+    yajl_val path;  // the error's path; segments from `rel` on lie below the nulled field
+    size_t rel;
 } attached;
+
+static bool segment_equal(yajl_val a, yajl_val b) {
+    if (YAJL_IS_STRING(a) && YAJL_IS_STRING(b)) return strcmp(a->u.string, b->u.string) == 0;
+    if (YAJL_IS_NUMBER(a) && YAJL_IS_NUMBER(b)) return strcmp(a->u.number.r, b->u.number.r) == 0;
+    return false;
+}
+
+// Whether e's relative path starts with `depth` segments equal to p's.
+static bool shares_prefix(const attached *e, const attached *p, size_t depth) {
+    if (e->path->u.array.len - e->rel < depth) return false;
+    for (size_t i = 0; i < depth; i++)
+        if (!segment_equal(e->path->u.array.values[e->rel + i], p->path->u.array.values[p->rel + i])) return false;
+    return true;
+}
+
+// The first entry (in response order) that reaches the same child below a shared prefix: how
+// relay's error trie (a Map per level, filled in first-insertion order) orders siblings.
+static size_t first_seen(const attached *group, size_t count, const attached *e, size_t depth) {
+    for (size_t k = 0; k < count; k++)
+        if (shares_prefix(&group[k], e, depth + 1)) return k;
+    return count;
+}
+
+// Trie order: relay copies the trie depth-first, a node's own errors before its children's.
+static bool trie_before(const attached *group, size_t count, const attached *a, const attached *b) {
+    size_t la = a->path->u.array.len - a->rel, lb = b->path->u.array.len - b->rel;
+    for (size_t depth = 0;; depth++) {
+        if (depth == la || depth == lb) return la < lb;
+        if (!segment_equal(a->path->u.array.values[a->rel + depth], b->path->u.array.values[b->rel + depth]))
+            return first_seen(group, count, a, depth) < first_seen(group, count, b, depth);
+    }
+}
+
+// Stable insertion sort of one field's errors (few per field) into trie order; `orig` is the
+// group in response order, which decides sibling order.
+static void sort_group(attached *group, const attached *orig, size_t count) {
+    for (size_t i = 1; i < count; i++) {
+        for (size_t j = i; j > 0 && trie_before(orig, count, &group[j], &group[j - 1]); j--) {
+            attached t = group[j];
+            group[j] = group[j - 1];
+            group[j - 1] = t;
+        }
+    }
+}
+
+// Puts each field's errors together (fields in order of first appearance), each in trie order.
+static bool order_groups(attached *list, uint32_t count) {
+    attached *out = ra_malloc((count ? count : 1) * sizeof *out);
+    attached *orig = ra_malloc((count ? count : 1) * sizeof *orig);
+    bool *placed = ra_calloc(count ? count : 1, sizeof *placed);
+    bool ok = out && orig && placed;
+    uint32_t n = 0;
+    for (uint32_t i = 0; ok && i < count; i++) {
+        if (placed[i]) continue;
+        uint32_t start = n;
+        for (uint32_t j = i; j < count; j++) {
+            if (placed[j] || list[j].rec != list[i].rec || list[j].key != list[i].key) continue;
+            placed[j] = true;
+            out[n++] = list[j];
+        }
+        memcpy(orig, out + start, (n - start) * sizeof *orig);
+        sort_group(out + start, orig, n - start);
+    }
+    if (ok) memcpy(list, out, count * sizeof *list);
+    ra_dealloc(out);
+    ra_dealloc(orig);
+    ra_dealloc(placed);
+    return ok;
+}
 
 static bool put_json(ra_buf *b, yajl_val v) {
     if (!v || YAJL_IS_NULL(v)) return ra_buf_append(b, "null", 4);
@@ -140,10 +211,11 @@ ra_status ra_normalizer_attach_errors(ra_normalizer *n) {
         size_t rel;
         if (!path || path->u.array.len == 0 || !locate(n, path, &rec, &key, &rel)) continue;
         if (!ra_grow((void **)&list, &cap, count + 1, sizeof *list)) { ok = false; break; }
-        list[count] = (attached){.rec = rec, .key = key};
+        list[count] = (attached){.rec = rec, .key = key, .path = path, .rel = rel};
         ok = error_text(&list[count].text, e, path, rel);
         count++;
     }
+    ok = ok && order_groups(list, count);
     // One __errors object per record, errors grouped by storage key in order of appearance.
     ra_buf out = {0};
     for (uint32_t i = 0; ok && i < count; i++) {
