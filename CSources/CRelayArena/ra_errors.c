@@ -74,7 +74,7 @@ static bool order_groups(attached *list, uint32_t count) {
         memcpy(orig, out + start, (n - start) * sizeof *orig);
         sort_group(out + start, orig, n - start);
     }
-    if (ok) memcpy(list, out, count * sizeof *list);
+    if (ok && count) memcpy(list, out, count * sizeof *list);
     ra_dealloc(out);
     ra_dealloc(orig);
     ra_dealloc(placed);
