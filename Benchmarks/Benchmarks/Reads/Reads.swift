@@ -22,6 +22,24 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    Benchmark("Typed field read through a generated view (complete of one todo)", configuration: .init(scalingFactor: .mega)) { benchmark in
+        store.withSnapshot { s in
+            guard let item = s.read(BenchItem_todo.self, FragmentPointer(dataID: "VG9kbzox")).data else { return }
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations { blackHole(item.complete) }
+            benchmark.stopMeasurement()
+        }
+    }
+
+    Benchmark("Typed String read through a generated view (text of one todo)", configuration: .init(scalingFactor: .mega)) { benchmark in
+        store.withSnapshot { s in
+            guard let item = s.read(BenchItem_todo.self, FragmentPointer(dataID: "VG9kbzox")).data else { return }
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations { blackHole(item.textUTF8.bytes.count) }
+            benchmark.stopMeasurement()
+        }
+    }
+
     Benchmark("One field read (text of one todo)", configuration: .init(scalingFactor: .mega)) { benchmark in
         store.withSnapshot { s in
             guard case .record(let todo) = s.record("VG9kbzox"), let key = s.symbol("text") else { return }
