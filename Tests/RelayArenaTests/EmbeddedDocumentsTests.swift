@@ -1,12 +1,15 @@
 // The CLI embeds the to-do schema and the benchmark query (its default job needs no files);
-// they must stay the same as the fixtures the tests use.
+// they must stay the same as the fixtures the tests use. (Swift Testing, beside the XCTest suites.)
 import RelayArenaTestSupport
 import RelayArenaWorkloads
-import XCTest
+import Testing
 
-final class EmbeddedDocumentsTests: XCTestCase {
-    func testEmbeddedDocumentsMatchTheFixtures() throws {
-        XCTAssertEqual(EmbeddedDocuments.todoSchema, try Fixtures.text("todo.graphql"))
-        XCTAssertEqual(EmbeddedDocuments.todoListQuery, try Fixtures.text("todo-list-query.graphql"))
+@Suite struct EmbeddedDocumentsTests {
+    @Test func schemaMatchesTheFixture() throws {
+        #expect(EmbeddedDocuments.todoSchema == (try Fixtures.text("todo.graphql")))
+    }
+
+    @Test func queryMatchesTheFixture() throws {
+        #expect(EmbeddedDocuments.todoListQuery == (try Fixtures.text("todo-list-query.graphql")))
     }
 }
