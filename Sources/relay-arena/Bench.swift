@@ -39,8 +39,6 @@ struct Bench: ParsableCommand {
     }
 
     func run() throws {
-        // First, while this process is still small: a child's peak RSS includes its parent's
-        // high-water mark at the moment it is spawned.
         progress("streaming the response from a file in a child process (peak RSS)")
         let peakRSS = try streamingPeakRSS()
         let operation = try TodoListSetup.operation()
@@ -145,9 +143,8 @@ struct Bench: ParsableCommand {
 
     /// Peak resident memory of `relay-arena normalize --quiet` streaming the generated response
     /// from a file in 64 KiB chunks, and of the same with a one-todo response (the process's own
-    /// baseline). Children write the file and normalize it, so this process never holds the
-    /// response; getrusage(RUSAGE_CHILDREN) is a running maximum over waited-for children, so
-    /// the small run goes first. nil when a child fails.
+    /// baseline). Each child reports its own VmHWM (per address space; getrusage's figure would
+    /// include whatever spawned it, e.g. `swift run`). nil when a child fails.
     func streamingPeakRSS() throws -> (peak: Int, baseline: Int)? {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("relay-arena-bench-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -156,32 +153,26 @@ struct Bench: ParsableCommand {
         try Data(EmbeddedDocuments.todoSchema.utf8).write(to: schema)
         try Data(EmbeddedDocuments.todoListQuery.utf8).write(to: query)
         let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        func child(_ args: [String], stdout: URL? = nil) throws -> Bool {
-            let process = Process()
-            process.executableURL = exe
-            process.arguments = args
-            if let stdout {
-                _ = FileManager.default.createFile(atPath: stdout.path, contents: nil)
-                process.standardOutput = try FileHandle(forWritingTo: stdout)
-            }
-            try process.run()
-            process.waitUntilExit()
-            return process.terminationStatus == 0
+        func normalize(_ todos: Int) throws -> Int? {
+            let file = dir.appendingPathComponent("response-\(todos).json")
+            try Data(TodoListWorkload(todos: todos).response()).write(to: file)
+            let errURL = dir.appendingPathComponent("stderr-\(todos)")
+            _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+            let child = Process()
+            child.executableURL = exe
+            child.arguments = ["normalize", "--schema", schema.path, "--document", query.path,
+                               "--variables", "{\"first\":\(todos)}", "--quiet", "--print-peak-rss", file.path]
+            child.standardError = try FileHandle(forWritingTo: errURL)
+            try child.run()
+            child.waitUntilExit()
+            let text = (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
+            guard child.terminationStatus == 0,
+                  let line = text.split(separator: "\n").first(where: { $0.hasPrefix("peak_rss_bytes: ") }),
+                  let bytes = Int(line.dropFirst("peak_rss_bytes: ".count)), bytes > 0 else { return nil }
+            return bytes
         }
-        func peak() -> Int {
-            var usage = rusage()
-            getrusage(RUSAGE_CHILDREN.rawValue, &usage)
-            return Int(usage.ru_maxrss) * 1024
-        }
-        func normalize(_ file: URL, first: Int) throws -> Bool {
-            try child(["normalize", "--schema", schema.path, "--document", query.path,
-                       "--variables", "{\"first\":\(first)}", "--quiet", file.path])
-        }
-        let small = dir.appendingPathComponent("small.json"), large = dir.appendingPathComponent("large.json")
-        guard try child(["workload", "--todos", "1"], stdout: small), try normalize(small, first: 1) else { return nil }
-        let baseline = peak()
-        guard try child(["workload", "--todos", String(todos)], stdout: large), try normalize(large, first: todos) else { return nil }
-        return (peak(), baseline)
+        guard let baseline = try normalize(1), let peak = try normalize(todos) else { return nil }
+        return (peak, baseline)
     }
 
     func fmt(_ d: Double) -> String { String(format: d >= 100 ? "%.1f" : "%.4g", d) }

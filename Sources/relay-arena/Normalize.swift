@@ -24,6 +24,10 @@ struct Normalize: ParsableCommand {
     @Flag(help: "Normalize and publish but print nothing on stdout (files asked for are still written).")
     var quiet = false
 
+    /// For `bench`: print this process's own peak resident memory on stderr at the end.
+    @Flag(name: .customLong("print-peak-rss"), help: .hidden)
+    var printPeakRSS = false
+
     @ArgumentParser.Argument(help: "The response file, or - for standard input.")
     var response: String
 
@@ -34,6 +38,7 @@ struct Normalize: ParsableCommand {
         let updated = response == "-"
             ? try target.commit(handle: .standardInput, plan: plan, rootID: rootID)
             : try target.commit(fileAt: response, plan: plan, rootID: rootID)
+        if printPeakRSS { FileHandle.standardError.write(Data("peak_rss_bytes: \(ownPeakRSS())\n".utf8)) }
         if quiet && writeStore == nil && updatedIDs == nil { return }
         // Outputs are produced only after everything succeeded.
         var idsJSON = "["
@@ -48,4 +53,13 @@ struct Normalize: ParsableCommand {
             FileHandle.standardOutput.write(Data(target.relayJSON() + [0x0A]))
         }
     }
+}
+
+/// VmHWM from /proc/self/status: the peak resident memory of this address space only (unlike
+/// getrusage, not inherited from a parent through vfork and exec). 0 when unavailable.
+func ownPeakRSS() -> Int {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+          let kb = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") else { return 0 }
+    return kb * 1024
 }
