@@ -8,6 +8,8 @@ let package = Package(
         // Generated to-do list workloads shared by the CLI's quick bench and Benchmarks/.
         .library(name: "RelayArenaWorkloads", targets: ["RelayArenaWorkloads"]),
         .executable(name: "relay-arena", targets: ["relay-arena"]),
+        // Build-tool plugin: generates a target's typed views with relay-arena generate.
+        .plugin(name: "RelayArenaGenerate", targets: ["RelayArenaGenerate"]),
     ],
     dependencies: [
         .package(url: "https://github.com/GraphQLSwift/GraphQL", exact: "4.3.0"),
@@ -51,6 +53,8 @@ let package = Package(
             ],
             path: "Sources/relay-arena"
         ),
+        .plugin(name: "RelayArenaGenerate", capability: .buildTool(), dependencies: ["relay-arena"],
+                path: "Plugins/RelayArenaGenerate"),
         .target(name: "RelayArenaTestSupport", dependencies: ["RelayArena", "RelayArenaCompiler"], path: "Tests/RelayArenaTestSupport",
                 resources: [.copy("Fixtures")]),
         .testTarget(name: "RelayArenaTests", dependencies: ["RelayArena", "RelayArenaCompiler", "RelayArenaTestSupport", "RelayArenaWorkloads"], path: "Tests/RelayArenaTests",

@@ -27,6 +27,12 @@ public struct Compiler: Sendable {
     /// Throws the first error: syntax errors in file order, then unnamed or duplicate definitions,
     /// then the first GraphQL validation error, then two different fields under one response key.
     public func compile(_ documents: [GraphQLSourceFile]) throws -> CompiledDocuments {
+        try compileWithMetadata(documents).documents
+    }
+
+    /// `compile`, plus the metadata of `@refetchable` fragments (their synthesized queries are
+    /// among the operations).
+    public func compileWithMetadata(_ documents: [GraphQLSourceFile]) throws -> CompilationResult {
         var definitions: [SourcedDefinition] = []
         var template: Document?
         for file in documents {
@@ -39,18 +45,19 @@ public struct Compiler: Sendable {
             template = template ?? document
             definitions += document.definitions.map { SourcedDefinition(file: file.name, definition: $0) }
         }
-        guard let template else { return CompiledDocuments() }
+        guard let template else { return CompilationResult(documents: CompiledDocuments(), refetch: [:]) }
         try DocumentValidation.checkNames(definitions)
         try DocumentValidation.validate(definitions, template: template, schema: schemaModel.schema)
         return try lower(definitions)
     }
 
-    private func lower(_ definitions: [SourcedDefinition]) throws -> CompiledDocuments {
+    private func lower(_ definitions: [SourcedDefinition]) throws -> CompilationResult {
         var fragments: [String: IRFragment] = [:]
         for sourced in definitions {
             guard let fragment = sourced.definition as? FragmentDefinition else { continue }
             fragments[fragment.name.value] = try Lowering(schema: schemaModel, fallbackFile: sourced.file).fragment(fragment)
         }
+        let refetchQueries = try synthesizeRefetchQueries(definitions, fragments: &fragments)
         var result = CompiledDocuments()
         let builder = ArtifactBuilder(schema: schemaModel, fragments: fragments)
         // In definition order, so the first conflict reported is the first one written.
@@ -69,6 +76,31 @@ public struct Compiler: Sendable {
                 variables: lowering.variables(operation),
                 selections: try lowering.selections(operation.selectionSet, parentType: rootType))
         }
-        return result
+        var refetch: [String: RefetchMetadata] = [:]
+        for query in refetchQueries {
+            result.operations[query.name] = try builder.operationArtifact(
+                name: query.name, kind: .query, rootType: schemaModel.schema.queryType?.name ?? "Query",
+                variables: query.variables, selections: query.selections)
+            refetch[query.fragment] = query.metadata
+        }
+        return CompilationResult(documents: result, refetch: refetch)
+    }
+
+    /// One query per `@refetchable` fragment, in definition order; its name may not be taken.
+    private func synthesizeRefetchQueries(_ definitions: [SourcedDefinition], fragments: inout [String: IRFragment]) throws -> [RefetchOperation] {
+        var names = Set(definitions.compactMap { ($0.definition as? OperationDefinition)?.name?.value })
+        var synthesis = RefetchSynthesis(schema: schemaModel, fragments: fragments)
+        var queries: [RefetchOperation] = []
+        for sourced in definitions {
+            guard let fragment = sourced.definition as? FragmentDefinition,
+                  let (queryName, directive) = try RelayDirectives.refetchable(fragment, file: sourced.file) else { continue }
+            guard names.insert(queryName).inserted else {
+                throw CompilerError(node: directive, fallbackFile: sourced.file,
+                                    message: "There can be only one operation named \"\(queryName)\" (@refetchable on \(fragment.name.value) synthesizes it).")
+            }
+            queries.append(try synthesis.synthesize(fragment.name.value, queryName: queryName, at: directive, file: sourced.file))
+        }
+        fragments = synthesis.fragments
+        return queries
     }
 }

@@ -1,5 +1,5 @@
 // `relay-arena generate`: schema + GraphQL documents (files and graphql("""…""") literals in
-// Swift sources) → one Swift file per fragment and operation, written to --output.
+// Swift sources) → one Swift file per fragment and operation (or all in one) written to --output.
 import ArgumentParser
 import Foundation
 import RelayArena
@@ -18,20 +18,31 @@ struct Generate: ParsableCommand {
     @Option(name: .customLong("swift-sources"), help: "A directory searched recursively for graphql(\"\"\"…\"\"\") literals in .swift files; repeatable.")
     var swiftSources: [String] = []
 
+    @Option(name: .customLong("swift-file"), help: "A .swift file searched for graphql(\"\"\"…\"\"\") literals; repeatable.")
+    var swiftFile: [String] = []
+
     @Option(help: "The directory to write the generated files to (created if needed).")
     var output: String
+
+    @Option(name: .customLong("single-file"),
+            help: "Write everything into this one file in --output (what a SwiftPM build command declares); written even when there is nothing to generate.")
+    var singleFile: String?
 
     func run() throws {
         let compiler = try Compiler(schema: GraphQLSourceFile(name: schema, text: try readText(schema)))
         var documents = try document.map { GraphQLSourceFile(name: $0, text: try readText($0)) }
-        for directory in swiftSources {
-            for path in try swiftFiles(under: directory) {
-                let source = GraphQLSourceFile(name: path, text: try readText(path))
-                if let extracted = try SwiftSourceDocuments.extract(source) { documents.append(extracted) }
-            }
+        for path in try swiftSources.flatMap(swiftFiles(under:)) + swiftFile {
+            let source = GraphQLSourceFile(name: path, text: try readText(path))
+            if let extracted = try SwiftSourceDocuments.extract(source) { documents.append(extracted) }
         }
         // Nothing is written unless every document compiled and every file generated.
-        let files = try SwiftGenerator(compiler: compiler).generate(documents)
+        var files = try SwiftGenerator(compiler: compiler).generate(documents)
+        if let singleFile {
+            guard !singleFile.isEmpty, !singleFile.contains("/") else {
+                throw RelayArenaError(code: .misuse, message: "--single-file takes a file name, not a path: \(singleFile)")
+            }
+            files = [SwiftGenerator.combine(files, name: singleFile)]
+        }
         do {
             try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
         } catch {

@@ -58,6 +58,16 @@ final class GeneratorTests: XCTestCase {
         XCTAssertEqual(try generationError(swift).description, "App/Bad.swift:2:11: error: unterminated graphql(\"\"\" literal")
     }
 
+    func testOpenerInALineCommentIsSkipped() throws {
+        // A header comment mentioning the literal must not start one (the plugin sample's did).
+        let swift = "// Declares its data in a graphql(\"\"\"…\"\"\") literal.\nlet a = graphql(\"\"\"\nfragment A_todo on Todo { text }\n\"\"\")\n"
+        let document = try XCTUnwrap(SwiftSourceDocuments.extract(GraphQLSourceFile(name: "A.swift", text: swift)))
+        XCTAssertEqual(document.text.trimmingCharacters(in: .whitespacesAndNewlines), "fragment A_todo on Todo { text }")
+        XCTAssertEqual(document.text.split(separator: "\n", omittingEmptySubsequences: false).count,
+                       swift.split(separator: "\n", omittingEmptySubsequences: false).count)
+        XCTAssertNil(try SwiftSourceDocuments.extract(GraphQLSourceFile(name: "B.swift", text: "  /// see graphql(\"\"\"\nlet x = 1\n")))
+    }
+
     func testSourcesWithoutLiteralsYieldNoDocument() throws {
         XCTAssertNil(try SwiftSourceDocuments.extract(GraphQLSourceFile(name: "A.swift", text: "let graphql = 1\n")))
     }

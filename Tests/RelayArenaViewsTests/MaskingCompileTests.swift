@@ -32,9 +32,13 @@ final class MaskingCompileTests: XCTestCase {
         XCTAssertTrue(result.output.contains("asFragment"), result.output)
     }
 
-    /// `swiftc -typecheck` of the snippet with the generated to-do files against the built
-    /// RelayArena module (the products directory this test bundle was built into).
     private func typecheck(_ snippet: String) throws -> (status: Int32, output: String) {
+        try Self.typecheck(snippet, with: ViewSources.swiftFiles("Generated/ToDo"))
+    }
+
+    /// `swiftc -typecheck` of the snippet with `generated` (the committed to-do files by default)
+    /// against the built RelayArena module (the products directory this test bundle was built into).
+    static func typecheck(_ snippet: String, with generated: [URL]) throws -> (status: Int32, output: String) {
         let swiftc = try XCTUnwrap(Self.swiftc(), "no swiftc next to the toolchain or on PATH")
         let modules = try XCTUnwrap(Self.modulesDirectory(), "no RelayArena.swiftmodule in the products directory")
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("masking-\(UUID().uuidString)")
@@ -42,11 +46,10 @@ final class MaskingCompileTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: dir) }
         let snippetURL = dir.appendingPathComponent("Snippet.swift")
         try snippet.write(to: snippetURL, atomically: true, encoding: .utf8)
-        let generated = try ViewSources.swiftFiles("Generated/ToDo").map(\.path)
         let process = Process()
         process.executableURL = swiftc
         process.arguments = ["-typecheck", "-swift-version", "6", "-module-name", "MaskingProbe", "-I", modules.path]
-            + Self.cModuleIncludes(modules) + generated + [snippetURL.path]
+            + Self.cModuleIncludes(modules) + generated.map(\.path) + [snippetURL.path]
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe

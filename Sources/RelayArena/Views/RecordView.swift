@@ -150,4 +150,15 @@ public struct RecordView {
     public func pointer<G: Fragment>(to: G.Type = G.self) -> FragmentPointer<G> {
         FragmentPointer(dataID: dataID, variables: scope.variables, owner: scope.owner)
     }
+
+    /// A pointer for a spread with `@arguments`: the read's variables with each argument, resolved
+    /// against them, on top (relay's fragment variables). An argument whose variable is unset is
+    /// left out, so the fragment's default applies.
+    public func pointer<G: Fragment>(to: G.Type = G.self, arguments: [Argument]) -> FragmentPointer<G> {
+        var variables = scope.variables
+        for argument in arguments {
+            variables[argument.name] = argument.value.resolve(scope.variables)
+        }
+        return FragmentPointer(dataID: dataID, variables: variables, owner: scope.owner)
+    }
 }

@@ -1,5 +1,5 @@
 // `relay-arena generate`'s engine: compiled artifacts → one Swift file per fragment and operation
-// (plus one per schema enum they use), deterministic, each embedding its artifact as a literal.
+// (plus one per schema enum they use), deterministic, each embedding its artifact; or all in one.
 import RelayArena
 
 /// One generated Swift file.
@@ -7,6 +7,11 @@ public struct GeneratedFile: Sendable, Equatable {
     /// A file name, e.g. `ToDoItem_todo.graphql.swift`.
     public var name: String
     public var contents: String
+
+    public init(name: String, contents: String) {
+        self.name = name
+        self.contents = contents
+    }
 }
 
 /// Generates typed views for documents compiled against the compiler's schema.
@@ -19,13 +24,15 @@ public struct SwiftGenerator: Sendable {
     /// Compiles `documents` (GraphQL errors are thrown as `CompilerError`) and returns the files,
     /// sorted by name. Same input, same bytes: nothing depends on dictionary order or the clock.
     public func generate(_ documents: [GraphQLSourceFile]) throws -> [GeneratedFile] {
-        let compiled = try compiler.compile(documents)
+        let result = try compiler.compileWithMetadata(documents)
+        let compiled = result.documents
+        let refetchFragments = Dictionary(result.refetch.map { ($0.value.operation, $0.key) }, uniquingKeysWith: { a, _ in a })
         let schema = compiler.schemaModel
         var files: [GeneratedFile] = []
         var enums: Set<String> = []
         for name in compiled.fragments.keys.sorted() {
             let f = compiled.fragments[name]!
-            var emitter = ViewEmitter(schema: schema)
+            var emitter = ViewEmitter(schema: schema, prefix: name)
             let view: String
             do {
                 view = try emitter.viewStruct("Data", f.selections, parentType: f.typeCondition, indent: 1)
@@ -34,10 +41,15 @@ public struct SwiftGenerator: Sendable {
             }
             enums.formUnion(emitter.enumsUsed)
             var out = Self.header + "// fragment \(name) on \(f.typeCondition)\nimport RelayArena\n\nprivate typealias K = FieldKey\n\n"
-            out += "public enum \(name): Fragment {\n"
+            out += "public enum \(name): \(f.plural ? "PluralFragment" : "Fragment") {\n"
             out += "    public static let storageKeyCount = \(emitter.keyCount)\n\n"
             out += view
             out += "}\n\nextension \(name) {\n    public static let artifact = \(SwiftArtifactLiteral.fragment(f))\n}\n"
+            if let metadata = result.refetch[name], let query = compiled.operations[metadata.operation] {
+                var variables = VariablesEmitter(schema: schema)
+                _ = variables.emit(query.variables)
+                out += "\n" + RefetchEmitter.conformance(fragment: name, metadata: metadata, parameters: variables.params)
+            }
             out += Self.declarations(emitter.dynamicDeclarations)
             files.append(GeneratedFile(name: "\(name).graphql.swift", contents: out))
         }
@@ -48,7 +60,7 @@ public struct SwiftGenerator: Sendable {
             case .mutation: schema.schema.mutationType?.name
             case .subscription: schema.schema.subscriptionType?.name
             }
-            var emitter = ViewEmitter(schema: schema)
+            var emitter = ViewEmitter(schema: schema, prefix: name)
             let view: String
             do {
                 view = try emitter.viewStruct("Data", o.reader, parentType: rootType ?? "", indent: 1)
@@ -59,7 +71,8 @@ public struct SwiftGenerator: Sendable {
             let variablesText = variables.emit(o.variables)
             enums.formUnion(emitter.enumsUsed)
             enums.formUnion(variables.enumsUsed)
-            var out = Self.header + "// \(o.kind.rawValue) \(name)\nimport RelayArena\n\nprivate typealias K = FieldKey\n\n"
+            let origin = refetchFragments[name].map { " (synthesized by @refetchable on \($0))" } ?? ""
+            var out = Self.header + "// \(o.kind.rawValue) \(name)\(origin)\nimport RelayArena\n\nprivate typealias K = FieldKey\n\n"
             out += "public struct \(name): GraphQLOperation {\n"
             out += "    public static let storageKeyCount = \(emitter.keyCount)\n"
             out += "    public var variables: Variables\n\n"
@@ -112,5 +125,54 @@ public struct SwiftGenerator: Sendable {
             return CompilerError(file: file.name, line: line, column: column, message: message)
         }
         return CompilerError(file: documents.first?.name ?? "<documents>", line: 1, column: 1, message: message)
+    }
+}
+
+// MARK: - --single-file: every generated file in one, for SwiftPM build commands (which declare
+// their outputs up front). Imports and file-private typealiases appear once.
+
+extension SwiftGenerator {
+    /// The files (as `generate` returns them, sorted) concatenated under one header, with each
+    /// `import` and `private typealias` line written once at the top. File-scope names are
+    /// prefixed with their definition's name, so nothing else collides. Deterministic; with no
+    /// files it is a header and nothing else, so a build command always has its output.
+    public static func combine(_ files: [GeneratedFile], name: String) -> GeneratedFile {
+        var imports: [String] = []
+        var aliases: [String] = []
+        var bodies: [String] = []
+        for file in files {
+            var lines = file.contents.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            if lines.first.map({ $0 + "\n" == header }) == true { lines.removeFirst() }
+            var body: [String] = []
+            for line in lines {
+                if line.hasPrefix("import ") {
+                    if !imports.contains(line) { imports.append(line) }
+                } else if line.hasPrefix("private typealias ") {
+                    if !aliases.contains(line) { aliases.append(line) }
+                } else {
+                    body.append(line)
+                }
+            }
+            bodies.append(collapseBlankLines(body).joined(separator: "\n"))
+        }
+        var out = header + "// \(files.count) files combined: " + files.map(\.name).joined(separator: ", ") + "\n"
+        if !imports.isEmpty { out += imports.joined(separator: "\n") + "\n" }
+        if !aliases.isEmpty { out += "\n" + aliases.joined(separator: "\n") + "\n" }
+        for (file, body) in zip(files, bodies) {
+            out += "\n// MARK: - \(file.name)\n" + body
+            if !body.hasSuffix("\n") { out += "\n" }
+        }
+        return GeneratedFile(name: name, contents: out)
+    }
+
+    /// Removing the import lines leaves runs of blank lines; keep at most one, none at the ends.
+    private static func collapseBlankLines(_ lines: [String]) -> [String] {
+        var out: [String] = []
+        for line in lines {
+            if line.isEmpty && (out.isEmpty || out.last?.isEmpty == true) { continue }
+            out.append(line)
+        }
+        while out.last?.isEmpty == true { out.removeLast() }
+        return out + [""]
     }
 }

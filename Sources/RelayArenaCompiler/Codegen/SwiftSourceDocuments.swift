@@ -10,13 +10,21 @@ public enum SwiftSourceDocuments {
     /// named like the Swift file, or `nil` when it has none. Each character outside a literal
     /// becomes a space (newlines stay), so an error's line and column point into the Swift file.
     /// Escapes inside the literal are left as written (GraphQL's are the same for `\"`, `\\`).
+    /// An opener with `//` before it on its line is in a comment and skipped.
     public static func extract(_ file: GraphQLSourceFile) throws -> GraphQLSourceFile? {
         let text = file.text
         var out = ""
         out.reserveCapacity(text.utf8.count)
         var found = false
         var cursor = text.startIndex
-        while let open = text.range(of: opener, range: cursor..<text.endIndex) {
+        var searchFrom = text.startIndex
+        while let open = text.range(of: opener, range: searchFrom..<text.endIndex) {
+            // An opener after `//` on its line is in a comment (e.g. a doc comment mentioning it).
+            let lineStart = text[..<open.lowerBound].lastIndex(where: \.isNewline).map { text.index(after: $0) } ?? text.startIndex
+            if text[max(lineStart, cursor)..<open.lowerBound].contains("//") {
+                searchFrom = open.upperBound
+                continue
+            }
             blank(text[cursor..<open.upperBound], into: &out)
             // The literal's content starts on the line after the opening delimiter.
             guard let lineEnd = text[open.upperBound...].firstIndex(where: \.isNewline) else {
@@ -29,6 +37,7 @@ public enum SwiftSourceDocuments {
             }
             out += text[contentStart..<close.lowerBound]
             cursor = close.lowerBound
+            searchFrom = close.upperBound
             found = true
         }
         guard found else { return nil }

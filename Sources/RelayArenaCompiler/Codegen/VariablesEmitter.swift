@@ -1,21 +1,31 @@
-// An operation's variable definitions → a `Variables` struct of typed properties and the
-// operation's convenience initializer. Absent (nil) variables stay undefined, so defaults apply.
+// An operation's variable definitions → a `Variables` struct of typed properties and the operation's
+// convenience initializer (nil stays undefined, so defaults apply); @refetchable's variable mapping.
 import RelayArena
 
 struct VariablesEmitter {
     let schema: SchemaModel
     private(set) var enumsUsed: Set<String> = []
     private(set) var convenienceInit = ""
+    /// The operation's variables as Swift parameters, in declaration order.
+    private(set) var params: [Parameter] = []
+
+    struct Parameter {
+        /// The GraphQL name, the Swift identifier, the Swift type (`T?` unless required).
+        var graphQLName: String
+        var name: String
+        var type: String
+        var required: Bool
+    }
 
     init(schema: SchemaModel) { self.schema = schema }
 
     mutating func emit(_ definitions: [VariableDefinition]) -> String {
         // A variable with a default may be omitted even when non-null, so it is optional here.
-        let params = definitions.map { d -> (name: String, type: String, required: Bool) in
+        params = definitions.map { d in
             let type = TypeRef(parsing: Substring(d.type))
             let required = type.isNonNull && d.defaultValue == nil
             let swift = swiftType(type.nullable)
-            return (SwiftName.identifier(d.name), required ? swift : swift + "?", required)
+            return Parameter(graphQLName: d.name, name: SwiftName.identifier(d.name), type: required ? swift : swift + "?", required: required)
         }
         let signature = params.map { "\($0.name): \($0.type)\($0.required ? "" : " = nil")" }.joined(separator: ", ")
         let arguments = params.map { "\($0.name): \($0.name)" }.joined(separator: ", ")
@@ -54,5 +64,51 @@ struct VariablesEmitter {
             case .custom: return "JSONValue"
             }
         }
+    }
+}
+
+/// The `RefetchableFragment` conformance generated beside a `@refetchable` fragment: its query
+/// type, relay's metadata, and typed `refetchQuery(for:)` from a pointer or a view.
+enum RefetchEmitter {
+    /// `parameters` are the refetch query's variables as its generated initializer takes them.
+    /// The identifier variable takes the pointer's data ID; the others the fragment's current
+    /// values (`pointer.effectiveVariables`), except required ones without a default, which the
+    /// caller passes (a fragment cannot read them back as typed values if they were never set).
+    static func conformance(fragment: String, metadata: RefetchMetadata, parameters: [VariablesEmitter.Parameter]) -> String {
+        let query = metadata.operation
+        var extra: [VariablesEmitter.Parameter] = []
+        var arguments: [String] = []
+        var usesCurrent = false
+        for p in parameters {
+            if p.graphQLName == metadata.identifierField {
+                arguments.append("\(p.name): pointer.dataID")
+            } else if p.required {
+                extra.append(p)
+                arguments.append("\(p.name): \(p.name)")
+            } else {
+                usesCurrent = true
+                arguments.append("\(p.name): current.value(\(SwiftName.literal(p.graphQLName)))")
+            }
+        }
+        let extraSignature = extra.map { ", \($0.name): \($0.type)" }.joined()
+        let extraArguments = extra.map { ", \($0.name): \($0.name)" }.joined()
+        let path = "[" + metadata.fragmentPathInResult.map(SwiftName.literal).joined(separator: ", ") + "]"
+        let identifier = metadata.identifierField.map(SwiftName.literal) ?? "nil"
+
+        var out = "extension \(fragment): RefetchableFragment {\n"
+        out += "    public typealias RefetchQuery = \(query)\n"
+        out += "    public static let refetchMetadata = RefetchMetadata(\n"
+        out += "        operation: \(SwiftName.literal(query)), fragmentPathInResult: \(path), identifierField: \(identifier))\n\n"
+        out += "    /// The refetch query for the fragment at `pointer`"
+        out += metadata.identifierField == nil ? ".\n" : " (`\(metadata.identifierField!)` is its record's data ID).\n"
+        out += "    public static func refetchQuery(for pointer: FragmentPointer<\(fragment)>\(extraSignature)) -> \(query) {\n"
+        if usesCurrent { out += "        let current = pointer.effectiveVariables\n" }
+        out += "        return \(query)(\(arguments.joined(separator: ", ")))\n"
+        out += "    }\n\n"
+        out += "    /// The refetch query for the fragment this view was read from.\n"
+        out += "    public static func refetchQuery(for data: Data\(extraSignature)) -> \(query) {\n"
+        out += "        refetchQuery(for: data.__view.pointer(to: \(fragment).self)\(extraArguments))\n"
+        out += "    }\n}\n"
+        return out
     }
 }

@@ -17,7 +17,13 @@ struct ViewEmitter {
     private(set) var dynamicDeclarations: [String] = []
     private(set) var enumsUsed: Set<String> = []
 
-    init(schema: SchemaModel) { self.schema = schema }
+    /// Prefixes file-scope names (the definition's name), so files can be combined into one.
+    let prefix: String
+
+    init(schema: SchemaModel, prefix: String) {
+        self.schema = schema
+        self.prefix = prefix
+    }
 
     typealias Conditions = [(variable: String, passingValue: Bool)]
 
@@ -51,11 +57,9 @@ struct ViewEmitter {
                 members.append(try linkedProperty(f, type: type, typeName: typeName, conditions: item.conditions))
                 nested.append(try viewStruct(typeName, f.selections, parentType: type.namedType, indent: indent + 1))
             case .fragmentSpread(let spread):
-                guard spread.args.isEmpty else {
-                    throw UnsupportedSelection(message: "@arguments on a spread of \(spread.name) is not supported by the Swift generator yet")
-                }
                 let optional = item.conditions.isEmpty ? "" : "?"
-                let body = guarded(item.conditions, "__view.pointer()")
+                let call = spread.args.isEmpty ? "__view.pointer()" : "__view.pointer(arguments: \(SwiftArtifactLiteral.arguments(spread.args)))"
+                let body = guarded(item.conditions, call)
                 members.append("/// Masked: pass this pointer to the view that declared `\(spread.name)`.")
                 members.append("public func asFragment() -> FragmentPointer<\(spread.name)>\(optional) { \(body) }")
             default:
@@ -156,9 +160,9 @@ struct ViewEmitter {
         if dynamicSlots[description] == nil {
             dynamicSlots[description] = slot
             keyCount += 1
-            dynamicDeclarations.append("private let dynamicKey\(slot) = \(description)")
+            dynamicDeclarations.append("private let \(prefix)_dynamicKey\(slot) = \(description)")
         }
-        return "K(\(slot), dynamicKey\(slot))"
+        return "K(\(slot), \(prefix)_dynamicKey\(slot))"
     }
 
     private mutating func scalarProperty(_ f: ScalarField, parentType: String, conditions: Conditions) throws -> ([String], Bool) {

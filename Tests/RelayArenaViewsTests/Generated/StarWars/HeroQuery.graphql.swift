@@ -28,7 +28,7 @@ public struct HeroQuery: GraphQLOperation {
     public struct Data: SelectionView {
         public let __view: RecordView
         public init(__view: RecordView) { self.__view = __view }
-        public var hero: Hero? { __view.linked(K(0, dynamicKey0), as: Hero.self) }
+        public var hero: Hero? { __view.linked(K(0, HeroQuery_dynamicKey0), as: Hero.self) }
 
         public struct Hero: SelectionView {
             public let __view: RecordView
@@ -94,4 +94,4 @@ extension HeroQuery {
         text: "query HeroQuery($episode: Episode) {\n  hero(episode: $episode) {\n    id\n    __typename\n    name\n    appearsIn\n    ... on Droid {\n      primaryFunction\n    }\n    ... on Human {\n      homePlanet\n      height\n    }\n  }\n}\n")
 }
 
-private let dynamicKey0 = DynamicStorageKey(name: "hero", args: [Argument(name: "episode", value: .variable("episode"))])
+private let HeroQuery_dynamicKey0 = DynamicStorageKey(name: "hero", args: [Argument(name: "episode", value: .variable("episode"))])

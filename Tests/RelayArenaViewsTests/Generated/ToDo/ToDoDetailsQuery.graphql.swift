@@ -34,7 +34,7 @@ public struct ToDoDetailsQuery: GraphQLOperation {
     public struct Data: SelectionView {
         public let __view: RecordView
         public init(__view: RecordView) { self.__view = __view }
-        public var user: User? { __view.linked(K(0, dynamicKey0), as: User.self) }
+        public var user: User? { __view.linked(K(0, ToDoDetailsQuery_dynamicKey0), as: User.self) }
 
         public struct User: SelectionView, Identifiable {
             public let __view: RecordView
@@ -46,7 +46,7 @@ public struct ToDoDetailsQuery: GraphQLOperation {
             public var nicknames: [String?]? { __view.scalarList(K(3, "nicknames"), of: String?.self) }
             public var luckyNumbers: [Int?]? { __view.scalarList(K(4, "luckyNumbers"), of: Int?.self) }
             public var avatar: Avatar? { __view.linked(K(5, "avatar(size:64)"), as: Avatar.self) }
-            public var todos: Todos? { __view.linked(K(8, dynamicKey8), as: Todos.self) }
+            public var todos: Todos? { __view.linked(K(8, ToDoDetailsQuery_dynamicKey8), as: Todos.self) }
 
             public struct Avatar: SelectionView {
                 public let __view: RecordView
@@ -164,5 +164,5 @@ extension ToDoDetailsQuery {
         text: "query ToDoDetailsQuery($id: String, $count: Int, $withNotes: Boolean!) {\n  user(id: $id) {\n    id\n    name\n    nicknames\n    luckyNumbers\n    avatar(size: 64) {\n      url\n      format\n    }\n    todos(first: $count) {\n      edges {\n        cursor\n        node {\n          id\n          text\n          ... @include(if: $withNotes) {\n            notes\n          }\n          tags\n          meta\n          priority\n          estimateHours\n        }\n      }\n      pageInfo {\n        hasNextPage\n      }\n    }\n  }\n}\n")
 }
 
-private let dynamicKey0 = DynamicStorageKey(name: "user", args: [Argument(name: "id", value: .variable("id"))])
-private let dynamicKey8 = DynamicStorageKey(name: "todos", args: [Argument(name: "first", value: .variable("count"))])
+private let ToDoDetailsQuery_dynamicKey0 = DynamicStorageKey(name: "user", args: [Argument(name: "id", value: .variable("id"))])
+private let ToDoDetailsQuery_dynamicKey8 = DynamicStorageKey(name: "todos", args: [Argument(name: "first", value: .variable("count"))])

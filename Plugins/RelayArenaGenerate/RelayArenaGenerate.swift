@@ -1,0 +1,53 @@
+// SwiftPM build-tool plugin: runs `relay-arena generate --single-file` on the target's `.graphql`
+// documents and the `graphql("""…""")` literals of its Swift sources, into the plugin work directory.
+import Foundation
+import PackagePlugin
+
+/// The rule for finding the schema: the target folder holds `relay-arena.json`,
+/// `{"schema": "PATH"}`, PATH relative to the package root. Every other `.graphql` file of the
+/// target is a document; the one output, `RelayArenaGenerated.swift`, is compiled into the target.
+@main
+struct RelayArenaGenerate: BuildToolPlugin {
+    static let configName = "relay-arena.json"
+    static let outputName = "RelayArenaGenerated.swift"
+
+    func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
+        guard let module = target as? SwiftSourceModuleTarget else { return [] }
+        let config = module.directoryURL.appendingPathComponent(Self.configName)
+        let schema = try Self.schemaURL(config: config, packageRoot: context.package.directoryURL, target: target.name)
+        let files = module.sourceFiles.map(\.url)
+        let documents = files.filter { $0.pathExtension == "graphql" && $0.standardizedFileURL != schema.standardizedFileURL }
+            .sorted { $0.path < $1.path }
+        let swiftSources = files.filter { $0.pathExtension == "swift" }.sorted { $0.path < $1.path }
+        let output = context.pluginWorkDirectoryURL.appendingPathComponent(Self.outputName)
+
+        var arguments = ["generate", "--schema", schema.path]
+        for document in documents { arguments += ["--document", document.path] }
+        for source in swiftSources { arguments += ["--swift-file", source.path] }
+        arguments += ["--output", context.pluginWorkDirectoryURL.path, "--single-file", Self.outputName]
+        return [
+            .buildCommand(
+                displayName: "relay-arena generate (\(target.name): \(documents.count) documents, \(swiftSources.count) Swift files)",
+                executable: try context.tool(named: "relay-arena").url,
+                arguments: arguments,
+                inputFiles: [config, schema] + documents + swiftSources,
+                outputFiles: [output])
+        ]
+    }
+
+    static func schemaURL(config: URL, packageRoot: URL, target: String) throws -> URL {
+        guard let data = FileManager.default.contents(atPath: config.path) else {
+            throw PluginError("target \(target): RelayArenaGenerate needs \(config.path) naming the schema, e.g. {\"schema\": \"schema.graphql\"} (relative to the package root)")
+        }
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let schema = object["schema"] as? String, !schema.isEmpty else {
+            throw PluginError("\(config.path): expected {\"schema\": \"PATH\"} with PATH relative to the package root")
+        }
+        return packageRoot.appendingPathComponent(schema)
+    }
+}
+
+struct PluginError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

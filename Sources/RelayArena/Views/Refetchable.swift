@@ -1,0 +1,66 @@
+// `@refetchable(queryName:)` and `@relay(plural: true)` fragments as generated types see them: the
+// refetch query and its variables from a pointer or view; plural fragments read a list of pointers.
+
+/// relay's `metadata.refetch`: the synthesized query, where the fragment sits in its result, and
+/// the variable that takes the fragment record's id (`nil` for fragments on Query and Viewer).
+public struct RefetchMetadata: Sendable, Hashable {
+    public var operation: String
+    public var fragmentPathInResult: [String]
+    public var identifierField: String?
+
+    public init(operation: String, fragmentPathInResult: [String], identifierField: String?) {
+        self.operation = operation
+        self.fragmentPathInResult = fragmentPathInResult
+        self.identifierField = identifierField
+    }
+}
+
+/// A fragment with `@refetchable(queryName: "Q")`: the generator emits `Q` and this conformance,
+/// plus a typed `refetchQuery(for:)` (from a pointer or a view) on the fragment's type.
+public protocol RefetchableFragment: Fragment {
+    associatedtype RefetchQuery: GraphQLOperation
+    static var refetchMetadata: RefetchMetadata { get }
+}
+
+extension RefetchableFragment {
+    /// The refetch query's variables for the fragment at `pointer`, as relay builds them: each
+    /// variable the query declares takes the fragment's current value (the pointer's variables
+    /// with the fragment's argument defaults), and `id` the record's data ID. Undefined ones are
+    /// left out, so the query's defaults apply.
+    public static func refetchVariables(for pointer: FragmentPointer<Self>) -> Variables {
+        let current = pointer.effectiveVariables
+        var out: Variables = [:]
+        for definition in RefetchQuery.artifact.variables {
+            if definition.name == refetchMetadata.identifierField {
+                out[definition.name] = .string(pointer.dataID)
+            } else if let value = current[definition.name] {
+                out[definition.name] = value
+            }
+        }
+        return out
+    }
+
+    /// The same from a view of the fragment (its record and the variables it was read with).
+    public static func refetchVariables(for data: Data) -> Variables {
+        refetchVariables(for: data.__view.pointer(to: Self.self))
+    }
+}
+
+extension FragmentPointer {
+    /// The variables a read of `F` at this pointer uses: the owner's, plus `F`'s argument defaults.
+    public var effectiveVariables: Variables {
+        var variables = self.variables
+        for definition in F.artifact.argumentDefinitions where variables[definition.name] == nil {
+            variables[definition.name] = definition.defaultValue ?? .null
+        }
+        return variables
+    }
+}
+
+extension Dictionary where Key == String, Value == JSONValue {
+    /// A variable as a typed value (generated `refetchQuery(for:)` uses it); `nil` when absent,
+    /// null, or of another type.
+    public func value<T: ScalarListElement>(_ name: String, as type: T.Type = T.self) -> T? {
+        self[name].flatMap(T._fromJSON)
+    }
+}
