@@ -34,6 +34,7 @@ final class GeneratorTests: XCTestCase {
             .map { $0.trimmingCharacters(in: .whitespaces) }
         XCTAssertEqual(properties.map { $0.prefix(while: { $0 != ":" && $0 != "(" }) }, [
             "public var todos", "public var edges", "public var node", "public var id", "public var idUTF8", "public func asFragment",
+            "public var fragments", "public var toDoItem_todo",
         ])
         XCTAssertTrue(list.contents.contains("public func asFragment() -> FragmentPointer<ToDoItem_todo>"))
     }

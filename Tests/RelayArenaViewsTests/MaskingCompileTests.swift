@@ -32,6 +32,32 @@ final class MaskingCompileTests: XCTestCase {
         XCTAssertTrue(result.output.contains("asFragment"), result.output)
     }
 
+    func testFragmentsByNameCompilesForASpreadFragment() throws {
+        let result = try typecheck("""
+            import RelayArena
+            func row(_ node: ToDoList_user.Data.Todos.Edges.Node) -> FragmentPointer<ToDoItem_todo> { node.fragments.toDoItem_todo }
+            """)
+        XCTAssertEqual(result.status, 0, result.output)
+    }
+
+    func testFragmentsByNameForAFragmentNotSpreadDoesNotCompile() throws {
+        let result = try typecheck("""
+            import RelayArena
+            func wrong(_ node: ToDoList_user.Data.Todos.Edges.Node) -> FragmentPointer<ToDoList_user> { node.fragments.toDoList_user }
+            """)
+        XCTAssertNotEqual(result.status, 0)
+        XCTAssertTrue(result.output.contains("has no member 'toDoList_user'"), result.output)
+    }
+
+    func testFragmentsByNameStaysMasked() throws {
+        let result = try typecheck("""
+            import RelayArena
+            func leak(_ node: ToDoList_user.Data.Todos.Edges.Node) -> String { node.fragments.toDoItem_todo.text }
+            """)
+        XCTAssertNotEqual(result.status, 0)
+        XCTAssertTrue(result.output.contains("has no member 'text'"), result.output)
+    }
+
     private func typecheck(_ snippet: String) throws -> (status: Int32, output: String) {
         try Self.typecheck(snippet, with: ViewSources.swiftFiles("Generated/ToDo"))
     }

@@ -26,6 +26,19 @@ final class ToDoAppTests: XCTestCase {
         XCTAssertEqual(Set(pointers).count, 2)
     }
 
+    func testFragmentsByNameGiveTheSamePointersAsAsFragment() throws {
+        let store = try store(CurrentUserToDoListQuery(), Payloads.currentUser)
+        try store.withSnapshot { snapshot in
+            let user = try XCTUnwrap(snapshot.read(CurrentUserToDoListQuery()).data?.user)
+            XCTAssertEqual(user.fragments.toDoList_user, user.asFragment())
+            let list = ToDoList(user: user.fragments.toDoList_user)
+            let byName = list.rowsByFragmentName(snapshot)
+            XCTAssertEqual(byName.map(\.todo), list.rows(snapshot).map(\.todo))
+            XCTAssertEqual(byName.map(\.todo.dataID), ["VG9kbzow", "VG9kbzox"])
+            XCTAssertEqual(byName.map { $0.render(snapshot) }, ["[x] Taste JavaScript", "[ ] Buy a unicorn"])
+        }
+    }
+
     func testItemReadsTextAndCompleteThroughItsPointer() throws {
         let store = try store(CurrentUserToDoListQuery(), Payloads.currentUser)
         let pointer = FragmentPointer<ToDoItem_todo>(dataID: "VG9kbzox")

@@ -83,3 +83,28 @@ extension GraphQLEnum {
         return nil
     }
 }
+
+/// A fragment's `@argumentDefinitions` as a generated struct of typed properties (defaults
+/// applied by its initializer). `asJSON` is what a pointer carries in its variables; `init(variables:)`
+/// reads the values back from a read's variables (the owner's plus the fragment's defaults).
+public protocol FragmentArguments: Sendable, Hashable {
+    init(variables: Variables)
+    var asJSON: Variables { get }
+}
+
+/// A generated fragment with `@argumentDefinitions`: `F.Arguments` types them.
+public protocol FragmentWithArguments: Fragment {
+    associatedtype Arguments: FragmentArguments
+}
+
+extension FragmentPointer where F: FragmentWithArguments {
+    /// A pointer whose reads use `arguments` for the fragment's argument variables, on top of
+    /// `variables` (the owner's, when the pointer stands for a spread in an operation).
+    public init(dataID: String, arguments: F.Arguments, variables: Variables = [:], owner: FragmentOwner? = nil) {
+        self.init(dataID: dataID, variables: variables.merging(arguments.asJSON) { _, argument in argument }, owner: owner)
+    }
+
+    /// The typed arguments a read at this pointer uses: those it carries (a spread's `@arguments`
+    /// or `init(dataID:arguments:)`), the fragment's defaults for the others.
+    public var arguments: F.Arguments { F.Arguments(variables: effectiveVariables) }
+}

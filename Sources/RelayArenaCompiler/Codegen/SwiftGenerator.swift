@@ -45,6 +45,11 @@ public struct SwiftGenerator: Sendable {
             out += "    public static let storageKeyCount = \(emitter.keyCount)\n\n"
             out += view
             out += "}\n\nextension \(name) {\n    public static let artifact = \(SwiftArtifactLiteral.fragment(f))\n}\n"
+            if !f.argumentDefinitions.isEmpty {
+                var types = VariablesEmitter(schema: schema)
+                out += "\n" + ArgumentsEmitter.conformance(fragment: name, definitions: f.argumentDefinitions, types: &types)
+                enums.formUnion(types.enumsUsed)
+            }
             if let metadata = result.refetch[name], let query = compiled.operations[metadata.operation] {
                 var variables = VariablesEmitter(schema: schema)
                 _ = variables.emit(query.variables)

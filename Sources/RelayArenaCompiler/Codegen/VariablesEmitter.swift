@@ -48,7 +48,7 @@ struct VariablesEmitter {
     }
 
     /// Input objects and custom scalars are `JSONValue` in this first slice.
-    private mutating func swiftType(_ type: TypeRef) -> String {
+    mutating func swiftType(_ type: TypeRef) -> String {
         switch type {
         case .nonNull(let inner): return swiftType(inner)
         case .list(let item): return "[" + swiftType(item.nullable) + (item.isNonNull ? "" : "?") + "]"
@@ -62,6 +62,94 @@ struct VariablesEmitter {
                 enumsUsed.insert(e)
                 return e
             case .custom: return "JSONValue"
+            }
+        }
+    }
+}
+
+/// A fragment's `@argumentDefinitions` → `extension F: FragmentWithArguments` with a typed
+/// `Arguments` struct: properties follow the schema types (optional when nullable), the
+/// initializer's parameters default to the definitions' defaults (else `nil`; non-null ones
+/// without a default are required), and `init(variables:)` reads them back from a read's variables.
+enum ArgumentsEmitter {
+    static func conformance(fragment: String, definitions: [VariableDefinition], types: inout VariablesEmitter) -> String {
+        struct Param { var graphQLName, name, type: String; var optional: Bool; var defaultLiteral: String? }
+        let params = definitions.map { d -> Param in
+            let type = TypeRef(parsing: Substring(d.type))
+            let swift = types.swiftType(type.nullable)
+            let literal = d.defaultValue.map { literalValue($0, type: type, types: &types) }
+            return Param(graphQLName: d.name, name: SwiftName.identifier(d.name), type: type.isNonNull ? swift : swift + "?",
+                         optional: !type.isNonNull, defaultLiteral: literal)
+        }
+        let signature = params.map { p in
+            "\(p.name): \(p.type)" + (p.defaultLiteral.map { " = \($0)" } ?? (p.optional ? " = nil" : ""))
+        }.joined(separator: ", ")
+        var out = "extension \(fragment): FragmentWithArguments {\n"
+        out += "    /// `@argumentDefinitions` of \(fragment), typed (the initializer applies their defaults).\n"
+        out += "    public struct Arguments: FragmentArguments {\n"
+        for p in params { out += "        public var \(p.name): \(p.type)\n" }
+        out += "\n        public init(\(signature)) {\n"
+        for p in params { out += "            self.\(p.name) = \(p.name)\n" }
+        out += "        }\n\n"
+        out += "        /// From a read's variables (`pointer.effectiveVariables`); a missing non-null value reads as its default.\n"
+        out += "        public init(variables: RelayArena.Variables) {\n"
+        for (d, p) in zip(definitions, params) {
+            let read = "variables.value(\(SwiftName.literal(d.name)))"
+            if p.optional {
+                out += "            self.\(p.name) = \(read)\n"
+            } else {
+                let fallback = p.defaultLiteral ?? zeroValue(TypeRef(parsing: Substring(d.type)).nullable, types: &types)
+                out += "            self.\(p.name) = \(read) ?? \(fallback)\n"
+            }
+        }
+        out += "        }\n\n"
+        out += "        /// What a pointer carries: every argument, `nil` as an explicit null.\n"
+        out += "        public var asJSON: RelayArena.Variables {\n"
+        out += "            var json: RelayArena.Variables = [:]\n"
+        for p in params { out += "            json[\(SwiftName.literal(p.graphQLName))] = \(p.name).jsonValue\n" }
+        out += "            return json\n        }\n    }\n}\n"
+        return out
+    }
+
+    /// A GraphQL default value as a Swift expression of the property's type.
+    static func literalValue(_ value: JSONValue, type: TypeRef, types: inout VariablesEmitter) -> String {
+        if case .null = value { return "nil" }
+        switch type {
+        case .nonNull(let inner): return literalValue(value, type: inner, types: &types)
+        case .list(let item):
+            // Input coercion: a single value where a list is expected is a list of one.
+            let items: [JSONValue] = if case .array(let a) = value { a } else { [value] }
+            return "[" + items.map { literalValue($0, type: item, types: &types) }.joined(separator: ", ") + "]"
+        case .named(let n):
+            switch (types.schema.leafKind(n), value) {
+            case (.string, .string(let s)): return SwiftName.literal(s)
+            case (.string, .int(let i)): return SwiftName.literal("\(i)")
+            case (.int, .int(let i)): return "\(i)"
+            case (.double, .int(let i)): return "\(i).0"
+            case (.double, .double(let d)) where d.isFinite: return "\(d)"
+            case (.bool, .bool(let b)): return "\(b)"
+            case (.enumeration(let e), .string(let s)):
+                return types.schema.enumValues(e).contains(s) ? "\(e).\(SwiftName.enumCase(s))" : "\(e)(rawValue: \(SwiftName.literal(s)))"
+            case (.custom, _): return "JSONValue\(SwiftArtifactLiteral.json(value))"
+            default:
+                // Not a value of the declared type (validation rejects these): the type's zero value.
+                return zeroValue(type, types: &types)
+            }
+        }
+    }
+
+    /// What a non-null argument without a usable value reads as (as a non-null field would).
+    static func zeroValue(_ type: TypeRef, types: inout VariablesEmitter) -> String {
+        switch type {
+        case .nonNull(let inner): return zeroValue(inner, types: &types)
+        case .list: return "[]"
+        case .named(let n):
+            switch types.schema.leafKind(n) {
+            case .string: return "\"\""
+            case .int, .double: return "0"
+            case .bool: return "false"
+            case .enumeration: return ".__unknown(\"\")"
+            case .custom: return ".null"
             }
         }
     }

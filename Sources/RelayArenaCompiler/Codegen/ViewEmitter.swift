@@ -42,6 +42,7 @@ struct ViewEmitter {
         var members: [String] = []
         var nested: [String] = []
         var identifiable = false
+        var spreads: [String] = []
         for item in items {
             switch item.selection {
             case .scalarField(let f):
@@ -62,6 +63,7 @@ struct ViewEmitter {
                 let body = guarded(item.conditions, call)
                 members.append("/// Masked: pass this pointer to the view that declared `\(spread.name)`.")
                 members.append("public func asFragment() -> FragmentPointer<\(spread.name)>\(optional) { \(body) }")
+                spreads.append("public var \(SwiftName.identifier(Self.fragmentsMember(spread.name))): FragmentPointer<\(spread.name)>\(optional) { \(body) }")
             default:
                 continue
             }
@@ -77,6 +79,24 @@ struct ViewEmitter {
 
         let pad = String(repeating: "    ", count: indent)
         let inner = pad + "    "
+        // Apollo's `data.hero.fragments.heroDetails`: the same masked pointers, by fragment name.
+        // Left out when a field already answers to `fragments` (its view type would be `Fragments`).
+        let taken = items.contains { item in
+            switch item.selection {
+            case .scalarField(let f): f.responseKey == "fragments"
+            case .linkedField(let f): f.responseKey == "fragments"
+            default: false
+            }
+        }
+        if !spreads.isEmpty && !taken {
+            members.append("/// The spread fragments by name (Apollo's `fragments`): masked pointers, as `asFragment()` returns.")
+            members.append("public var fragments: Fragments { Fragments(__view: __view) }")
+            var block = inner + "public struct Fragments {\n"
+            block += inner + "    public let __view: RecordView\n"
+            for line in spreads { block += inner + "    " + line + "\n" }
+            block += inner + "}\n"
+            nested.append(block)
+        }
         var out = pad + "public struct \(name): SelectionView\(identifiable ? ", Identifiable" : "") {\n"
         out += inner + "public let __view: RecordView\n"
         out += inner + "public init(__view: RecordView) { self.__view = __view }\n"
@@ -136,6 +156,11 @@ struct ViewEmitter {
             }
         }
         return out
+    }
+
+    /// `fragments.<name>`: the fragment's name with its first letter lowercased (`toDoItem_todo`).
+    static func fragmentsMember(_ fragment: String) -> String {
+        fragment.prefix(1).lowercased() + fragment.dropFirst()
     }
 
     private func conditionTests(_ conditions: Conditions) -> [String] {

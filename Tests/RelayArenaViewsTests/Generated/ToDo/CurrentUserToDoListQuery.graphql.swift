@@ -31,6 +31,13 @@ public struct CurrentUserToDoListQuery: GraphQLOperation {
             public var idUTF8: BorrowedUTF8 { __view.utf8(K(1, "id")) ?? .empty }
             /// Masked: pass this pointer to the view that declared `ToDoList_user`.
             public func asFragment() -> FragmentPointer<ToDoList_user> { __view.pointer() }
+            /// The spread fragments by name (Apollo's `fragments`): masked pointers, as `asFragment()` returns.
+            public var fragments: Fragments { Fragments(__view: __view) }
+
+            public struct Fragments {
+                public let __view: RecordView
+                public var toDoList_user: FragmentPointer<ToDoList_user> { __view.pointer() }
+            }
         }
     }
 }

@@ -24,6 +24,13 @@ public struct QueryRefetchQuery: GraphQLOperation {
         public init(__view: RecordView) { self.__view = __view }
         /// Masked: pass this pointer to the view that declared `QueryRefetch_query`.
         public func asFragment() -> FragmentPointer<QueryRefetch_query> { __view.pointer() }
+        /// The spread fragments by name (Apollo's `fragments`): masked pointers, as `asFragment()` returns.
+        public var fragments: Fragments { Fragments(__view: __view) }
+
+        public struct Fragments {
+            public let __view: RecordView
+            public var queryRefetch_query: FragmentPointer<QueryRefetch_query> { __view.pointer() }
+        }
     }
 }
 

@@ -35,6 +35,13 @@ public struct ToDoRefetchQuery: GraphQLOperation {
             public init(__view: RecordView) { self.__view = __view }
             /// Masked: pass this pointer to the view that declared `ToDoRefetch_todo`.
             public func asFragment() -> FragmentPointer<ToDoRefetch_todo> { __view.pointer() }
+            /// The spread fragments by name (Apollo's `fragments`): masked pointers, as `asFragment()` returns.
+            public var fragments: Fragments { Fragments(__view: __view) }
+
+            public struct Fragments {
+                public let __view: RecordView
+                public var toDoRefetch_todo: FragmentPointer<ToDoRefetch_todo> { __view.pointer() }
+            }
         }
     }
 }

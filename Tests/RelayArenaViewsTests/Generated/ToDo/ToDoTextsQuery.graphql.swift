@@ -46,6 +46,13 @@ public struct ToDoTextsQuery: GraphQLOperation {
                         public var idUTF8: BorrowedUTF8 { __view.utf8(K(4, "id")) ?? .empty }
                         /// Masked: pass this pointer to the view that declared `ToDoTexts_todos`.
                         public func asFragment() -> FragmentPointer<ToDoTexts_todos> { __view.pointer() }
+                        /// The spread fragments by name (Apollo's `fragments`): masked pointers, as `asFragment()` returns.
+                        public var fragments: Fragments { Fragments(__view: __view) }
+
+                        public struct Fragments {
+                            public let __view: RecordView
+                            public var toDoTexts_todos: FragmentPointer<ToDoTexts_todos> { __view.pointer() }
+                        }
                     }
                 }
             }

@@ -41,6 +41,13 @@ public struct UserRefetchQuery: GraphQLOperation {
             public init(__view: RecordView) { self.__view = __view }
             /// Masked: pass this pointer to the view that declared `UserRefetch_user`.
             public func asFragment() -> FragmentPointer<UserRefetch_user> { __view.pointer(arguments: [Argument(name: "count", value: .variable("count"))]) }
+            /// The spread fragments by name (Apollo's `fragments`): masked pointers, as `asFragment()` returns.
+            public var fragments: Fragments { Fragments(__view: __view) }
+
+            public struct Fragments {
+                public let __view: RecordView
+                public var userRefetch_user: FragmentPointer<UserRefetch_user> { __view.pointer(arguments: [Argument(name: "count", value: .variable("count"))]) }
+            }
         }
     }
 }

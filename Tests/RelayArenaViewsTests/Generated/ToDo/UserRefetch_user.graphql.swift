@@ -35,6 +35,13 @@ public enum UserRefetch_user: Fragment {
                     public var idUTF8: BorrowedUTF8 { __view.utf8(K(0, "id")) ?? .empty }
                     /// Masked: pass this pointer to the view that declared `ToDoItem_todo`.
                     public func asFragment() -> FragmentPointer<ToDoItem_todo> { __view.pointer() }
+                    /// The spread fragments by name (Apollo's `fragments`): masked pointers, as `asFragment()` returns.
+                    public var fragments: Fragments { Fragments(__view: __view) }
+
+                    public struct Fragments {
+                        public let __view: RecordView
+                        public var toDoItem_todo: FragmentPointer<ToDoItem_todo> { __view.pointer() }
+                    }
                 }
             }
         }
@@ -61,6 +68,29 @@ extension UserRefetch_user {
                 ])),
             ])),
         ])
+}
+
+extension UserRefetch_user: FragmentWithArguments {
+    /// `@argumentDefinitions` of UserRefetch_user, typed (the initializer applies their defaults).
+    public struct Arguments: FragmentArguments {
+        public var count: Int?
+
+        public init(count: Int? = 2) {
+            self.count = count
+        }
+
+        /// From a read's variables (`pointer.effectiveVariables`); a missing non-null value reads as its default.
+        public init(variables: RelayArena.Variables) {
+            self.count = variables.value("count")
+        }
+
+        /// What a pointer carries: every argument, `nil` as an explicit null.
+        public var asJSON: RelayArena.Variables {
+            var json: RelayArena.Variables = [:]
+            json["count"] = count.jsonValue
+            return json
+        }
+    }
 }
 
 extension UserRefetch_user: RefetchableFragment {

@@ -29,6 +29,13 @@ public struct ViewerRefetchQuery: GraphQLOperation {
             public init(__view: RecordView) { self.__view = __view }
             /// Masked: pass this pointer to the view that declared `ViewerRefetch_viewer`.
             public func asFragment() -> FragmentPointer<ViewerRefetch_viewer> { __view.pointer() }
+            /// The spread fragments by name (Apollo's `fragments`): masked pointers, as `asFragment()` returns.
+            public var fragments: Fragments { Fragments(__view: __view) }
+
+            public struct Fragments {
+                public let __view: RecordView
+                public var viewerRefetch_viewer: FragmentPointer<ViewerRefetch_viewer> { __view.pointer() }
+            }
         }
     }
 }
