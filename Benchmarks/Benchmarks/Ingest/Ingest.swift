@@ -1,6 +1,7 @@
 // Ingest of a generated to-do list into an empty store (normalize + publish), from memory and
 // streamed from a file in 64 KiB chunks, beside comparators on the same bytes in the same run:
 // memcpy, yajl with no-op callbacks, JSONDecoder, and a JSONSerialization dictionary normalizer.
+// Each reports wall clock, MB/s and todos/s, allocations and peak resident memory.
 import Benchmark
 import Foundation
 import RelayArena
@@ -9,9 +10,23 @@ import RelayArenaWorkloads
 /// 1k, 10k and 100k todos; set RELAY_ARENA_BENCH_LARGE=1 to add 1M (a 121 MB response).
 let sizes = [1_000, 10_000, 100_000] + (ProcessInfo.processInfo.environment["RELAY_ARENA_BENCH_LARGE"] != nil ? [1_000_000] : [])
 
+let megabytesPerSecond = BenchmarkMetric.custom("MB/s", polarity: .prefersLarger, useScalingFactor: false)
+let todosPerSecond = BenchmarkMetric.custom("todos/s", polarity: .prefersLarger, useScalingFactor: false)
+
+/// Runs `body` once per scaled iteration and records MB/s and todos/s for each run.
+func measured(_ benchmark: Benchmark, bytes: Int, todos: Int, _ body: () throws -> Void) rethrows {
+    for _ in benchmark.scaledIterations {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try body()
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        benchmark.measurement(megabytesPerSecond, Int(Double(bytes) / 1e6 / seconds))
+        benchmark.measurement(todosPerSecond, Int(Double(todos) / seconds))
+    }
+}
+
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
-        metrics: [.wallClock, .throughput, .mallocCountTotal, .peakMemoryResident],
+        metrics: [.wallClock, megabytesPerSecond, todosPerSecond, .mallocCountTotal, .peakMemoryResident],
         warmupIterations: 1,
         maxDuration: .seconds(3),
         maxIterations: 50
@@ -24,7 +39,7 @@ let benchmarks: @Sendable () -> Void = {
         let tag = "\(todos / 1000)k todos, \(bytes.count / 1000) kB"
 
         Benchmark("RelayArena ingest from memory (\(tag))") { benchmark in
-            for _ in benchmark.scaledIterations {
+            try measured(benchmark, bytes: bytes.count, todos: todos) {
                 let store = RecordStore()
                 blackHole(try store.commit(response: bytes, plan: plan).count)
             }
@@ -33,35 +48,35 @@ let benchmarks: @Sendable () -> Void = {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("relay-arena-bench-\(todos).json")
         try! data.write(to: file)
         Benchmark("RelayArena ingest streamed from a file, 64 KiB chunks (\(tag))") { benchmark in
-            for _ in benchmark.scaledIterations {
+            try measured(benchmark, bytes: bytes.count, todos: todos) {
                 let store = RecordStore()
-                blackHole(try store.publish(try ResponseNormalizer.normalize(fileAt: file.path, plan: plan)).count)
+                blackHole(try store.commit(fileAt: file.path, plan: plan).count)
             }
         }
 
         Benchmark("Comparator: memcpy (\(tag))") { benchmark in
             var copy = [UInt8](repeating: 0, count: bytes.count)
-            for _ in benchmark.scaledIterations {
+            measured(benchmark, bytes: bytes.count, todos: todos) {
                 copy.withUnsafeMutableBytes { dst in bytes.withUnsafeBytes { src in dst.copyMemory(from: src) } }
                 blackHole(copy[copy.count / 2])
             }
         }
 
         Benchmark("Comparator: yajl no-op callbacks (\(tag))") { benchmark in
-            for _ in benchmark.scaledIterations {
+            measured(benchmark, bytes: bytes.count, todos: todos) {
                 blackHole(bytes.withUnsafeBytes { Baseline.yajlNoop($0, chunkSize: 64 * 1024) })
             }
         }
 
         Benchmark("Comparator: JSONDecoder into Codable structs (\(tag))") { benchmark in
-            for _ in benchmark.scaledIterations {
+            try measured(benchmark, bytes: bytes.count, todos: todos) {
                 blackHole(try JSONDecoder().decode(TodoListResponse.self, from: data))
             }
         }
 
         if todos <= 100_000 {
             Benchmark("Comparator: JSONSerialization + dictionary normalizer (\(tag))") { benchmark in
-                for _ in benchmark.scaledIterations {
+                try measured(benchmark, bytes: bytes.count, todos: todos) {
                     let source = DictionaryRecordSource()
                     blackHole(try source.commit(response: data, operation: operation, variables: ["first": .int(Int64(todos))]))
                 }

@@ -7,10 +7,12 @@ import RelayArena
 import RelayArenaWorkloads
 
 let updatedIDs = BenchmarkMetric.custom("updated data IDs", polarity: .prefersSmaller, useScalingFactor: false)
+let megabytesPerSecond = BenchmarkMetric.custom("MB/s", polarity: .prefersLarger, useScalingFactor: false)
+let todosPerSecond = BenchmarkMetric.custom("todos/s", polarity: .prefersLarger, useScalingFactor: false)
 
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
-        metrics: [.wallClock, .mallocCountTotal, updatedIDs],
+        metrics: [.wallClock, megabytesPerSecond, todosPerSecond, .mallocCountTotal, .peakMemoryResident, updatedIDs],
         warmupIterations: 1,
         maxDuration: .seconds(3),
         maxIterations: 30
@@ -28,14 +30,19 @@ let benchmarks: @Sendable () -> Void = {
         ("grown by 10%", workload.response(count: todos + todos / 10)),
     ]
     for (name, bytes) in variants {
+        let count = name == "shrunk by half" ? todos / 2 : name == "grown by 10%" ? todos + todos / 10 : todos
         Benchmark("Refetch \(todos / 1000)k todos, \(name)") { benchmark in
             for _ in benchmark.scaledIterations {
                 let store = RecordStore()
                 try store.commit(response: first, plan: plan)
+                let start = DispatchTime.now().uptimeNanoseconds
                 benchmark.startMeasurement()
                 let updated = try store.commit(response: bytes, plan: plan)
                 benchmark.stopMeasurement()
+                let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
                 benchmark.measurement(updatedIDs, updated.count)
+                benchmark.measurement(megabytesPerSecond, Int(Double(bytes.count) / 1e6 / seconds))
+                benchmark.measurement(todosPerSecond, Int(Double(count) / seconds))
             }
         }
     }
