@@ -36,7 +36,11 @@ static void *alloc(size_t n, bool zero) {
     if (n > SIZE_MAX / 2) return NULL;
     if (n >= RA_MAP_MIN) {
         void *m = mmap(NULL, page_round(n + RA_HEADER), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        return m == MAP_FAILED ? NULL : finish(m, n, KIND_MAP);  // mapped pages come zeroed
+        if (m == MAP_FAILED) return NULL;
+        // Arenas are written front to back and read at random: huge pages cut the page faults
+        // (half the time of a large ingest was the kernel's) and TLB misses. Advice only.
+        (void)madvise(m, page_round(n + RA_HEADER), MADV_HUGEPAGE);
+        return finish(m, n, KIND_MAP);  // mapped pages come zeroed
     }
     header *h = zero ? calloc(1, n + RA_HEADER) : malloc(n + RA_HEADER);
     return h ? finish(h, n, KIND_HEAP) : NULL;
