@@ -98,6 +98,9 @@ bool ra_record_reserve(ra_source *s, uint32_t rec, uint32_t cap);
 bool ra_record_set(ra_source *s, uint32_t rec, uint32_t key, uint64_t value);
 uint64_t ra_record_get(const ra_source *s, uint32_t rec, uint32_t key);
 
+/// Appends a 4-byte aligned {u32 len, len bytes} slot to `b` (the layout of every heap value and
+/// of staged values); returns a pointer to the bytes, NULL on OOM. `*off` is the slot's offset.
+uint8_t *_Nullable ra_buf_slot(ra_buf *b, uint32_t len, uint64_t *off);
 /// Appends a {u32 len, len bytes} slot to the heap; returns a pointer to the bytes, NULL on OOM.
 uint8_t *_Nullable ra_heap_alloc(ra_source *s, uint32_t len, uint64_t *off);
 /// Appends {u32 len, bytes} to the heap; returns the value word with `tag`, 0 on OOM.

@@ -69,16 +69,10 @@ static const char *sel_name(const ra_normalizer *n, uint32_t sel, int *len) {
 
 static uint64_t stage_bytes(ra_normalizer *n, unsigned tag, const void *_Nullable p, size_t len) {
     if (len > UINT32_MAX - 16) return 0;
-    ra_buf *b = &n->bytes;
-    size_t pad = (4 - (b->len % 4)) % 4;
-    if (!ra_buf_reserve(b, pad + 4 + len)) return 0;
-    memset(b->data + b->len, 0, pad);
-    b->len += pad;
-    uint64_t off = b->len;
-    uint32_t l = (uint32_t)len;
-    memcpy(b->data + b->len, &l, 4);
-    if (len) memcpy(b->data + b->len + 4, p, len);
-    b->len += 4 + len;
+    uint64_t off;
+    uint8_t *dst = ra_buf_slot(&n->bytes, (uint32_t)len, &off);
+    if (!dst) return 0;
+    if (len) memcpy(dst, p, len);
     return ra_make(tag, off);
 }
 
@@ -218,13 +212,8 @@ static int capture_begin(ra_normalizer *n, uint8_t target, uint8_t kind) {
     f->outer = true;
     f->target = target;
     ra_buf *b = capture_buf(n, f);
-    if (target != CAP_ERRORS) {
-        // A {u32 length, text} slot, aligned like every heap value; the length is patched at the end.
-        size_t pad = (4 - (b->len % 4)) % 4;
-        static const uint8_t zeros[8] = {0};
-        if (!ra_buf_append(b, zeros, pad + 4)) return oom(n);
-        f->cap_off = b->len - 4;
-    }
+    // A value slot with an empty length; the text grows after it and the length is patched at the end.
+    if (target != CAP_ERRORS && !ra_buf_slot(b, 0, &f->cap_off)) return oom(n);
     return ra_buf_append(b, kind == F_CAPTURE_MAP ? "{" : "[", 1) ? 1 : oom(n);
 }
 

@@ -218,24 +218,11 @@ bool ra_record_set(ra_source *s, uint32_t rec, uint32_t key, uint64_t value) {
         }
     }
     if (r->count == r->cap) {
-        // Relocate to the end with twice the room; the old slots become garbage.
+        // Twice the room, at the end; the old slots become garbage.
         uint32_t ncap = r->cap ? (uint32_t)r->cap * 2 : 4;
         if (ncap > RA_MAX_FIELDS_PER_RECORD) ncap = RA_MAX_FIELDS_PER_RECORD;
-        if (ncap <= r->count) return false;
-        if (s->nfields > UINT32_MAX - ncap) return false;
-        uint32_t need = s->nfields + ncap;
-        // Both slot arrays grow from the same capacity; if the second fails the first is merely
-        // larger than recorded, which the next growth tolerates.
-        uint32_t ck = s->capfields, cv = s->capfields;
-        if (!ra_grow((void **)&s->fkeys, &ck, need, sizeof(uint32_t))) return false;
-        if (!ra_grow((void **)&s->fvals, &cv, need, sizeof(uint64_t))) return false;
-        s->capfields = ck < cv ? ck : cv;
+        if (ncap <= r->count || !ra_record_reserve(s, rec, ncap)) return false;
         r = &s->recs[rec];
-        memcpy(s->fkeys + s->nfields, s->fkeys + r->fields, r->count * sizeof(uint32_t));
-        memcpy(s->fvals + s->nfields, s->fvals + r->fields, r->count * sizeof(uint64_t));
-        r->fields = s->nfields;
-        r->cap = (uint16_t)ncap;
-        s->nfields += ncap;
     }
     s->fkeys[r->fields + r->count] = key;
     s->fvals[r->fields + r->count] = value;
@@ -243,17 +230,18 @@ bool ra_record_set(ra_source *s, uint32_t rec, uint32_t key, uint64_t value) {
     return true;
 }
 
-uint8_t *_Nullable ra_heap_alloc(ra_source *s, uint32_t len, uint64_t *off) {
-    ra_buf *h = &s->heap;
-    size_t pad = (RA_HEAP_ALIGN - (h->len % RA_HEAP_ALIGN)) % RA_HEAP_ALIGN;
-    if (!ra_buf_reserve(h, pad + 4 + (size_t)len)) return NULL;
-    memset(h->data + h->len, 0, pad);
-    h->len += pad;
-    *off = h->len;
-    memcpy(h->data + h->len, &len, 4);
-    h->len += 4 + (size_t)len;
-    return h->data + *off + 4;
+uint8_t *_Nullable ra_buf_slot(ra_buf *b, uint32_t len, uint64_t *off) {
+    size_t pad = (RA_HEAP_ALIGN - (b->len % RA_HEAP_ALIGN)) % RA_HEAP_ALIGN;
+    if (!ra_buf_reserve(b, pad + 4 + (size_t)len)) return NULL;
+    memset(b->data + b->len, 0, pad);
+    b->len += pad;
+    *off = b->len;
+    memcpy(b->data + b->len, &len, 4);
+    b->len += 4 + (size_t)len;
+    return b->data + *off + 4;
 }
+
+uint8_t *_Nullable ra_heap_alloc(ra_source *s, uint32_t len, uint64_t *off) { return ra_buf_slot(&s->heap, len, off); }
 
 uint64_t ra_heap_put(ra_source *s, unsigned tag, const void *bytes, uint32_t len) {
     uint64_t off;

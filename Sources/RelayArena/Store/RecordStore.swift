@@ -62,10 +62,15 @@ public final class RecordStore: @unchecked Sendable {
     /// or had some field change. Atomic: on error nothing changed.
     @discardableResult
     public func publish(_ payload: NormalizedPayload) throws -> UpdatedRecordIDs {
+        try merge { ra_source_publish(raw, payload.delta, &$0) }
+    }
+
+    /// Runs one C merge under the write lock and collects the data IDs it marked updated.
+    private func merge(_ body: (inout ra_error) -> ra_status) throws -> UpdatedRecordIDs {
         ra_source_write_lock(raw)
         defer { ra_source_unlock(raw) }
         var err = ra_error()
-        guard ra_source_publish(raw, payload.delta, &err) == RA_OK else { throw RelayArenaError(err, aboutInput: false) }
+        guard body(&err) == RA_OK else { throw RelayArenaError(err, aboutInput: false) }
         let n = ra_source_updated_count(raw)
         return UpdatedRecordIDs(store: self, symbols: (0..<n).map { ra_source_updated_at(raw, $0) })
     }
@@ -98,14 +103,7 @@ public final class RecordStore: @unchecked Sendable {
 
     /// Publishes a payload no one else holds: a new store takes its arena instead of copying it.
     func publishConsuming(_ payload: NormalizedPayload) throws -> UpdatedRecordIDs {
-        ra_source_write_lock(raw)
-        defer { ra_source_unlock(raw) }
-        var err = ra_error()
-        guard ra_source_publish_consuming(raw, ra_normalizer_delta_mutable(payload.normalizer), &err) == RA_OK else {
-            throw RelayArenaError(err, aboutInput: false)
-        }
-        let n = ra_source_updated_count(raw)
-        return UpdatedRecordIDs(store: self, symbols: (0..<n).map { ra_source_updated_at(raw, $0) })
+        try merge { ra_source_publish_consuming(raw, ra_normalizer_delta_mutable(payload.normalizer), &$0) }
     }
 
     func lockedSymbolText(_ sym: UInt32) -> String {
