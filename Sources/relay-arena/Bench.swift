@@ -74,13 +74,18 @@ struct Bench: ParsableCommand {
             refetch10 = min(refetch10, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
         }
 
+        progress("reads: one field (text of one todo, \(Self.fieldReads) reads)")
+        let (nsPerField, readAllocations) = try oneFieldRead(store)
+
         progress("reads: text and complete of every todo")
         var fields = 0
-        let read = best { fields = TodoListReads.textAndComplete(store, first: todos) }
-        let nsPerField = read * 1e9 / Double(max(fields, 1))
-        let allocationsBefore = ra_process_allocations()
+        let readTodos = best { fields = TodoListReads.textAndComplete(store, first: todos) }
+        guard fields == 2 * todos else {
+            throw RelayArenaError(code: .misuse, message: "reads found \(fields) fields, expected \(2 * todos)")
+        }
+        let walkAllocationsBefore = ra_process_allocations()
         _ = TodoListReads.textAndComplete(store, first: todos)
-        let readAllocations = allocationsBefore < 0 ? nil : ra_process_allocations() - allocationsBefore
+        let readTodosAllocations = walkAllocationsBefore < 0 ? nil : ra_process_allocations() - walkAllocationsBefore
 
         progress("JSONDecoder into Codable structs")
         let decoderData = Data(first)
@@ -119,6 +124,8 @@ struct Bench: ParsableCommand {
             ("stream_rss_growth_bytes", peakRSS.map { String($0.peak - $0.baseline) } ?? "null", nil),
             ("read_ns_per_field", fmt(nsPerField), nil),
             ("read_allocations", readAllocations.map { String($0) } ?? "null", nil),
+            ("read_todos_seconds", fmt(readTodos), nil),
+            ("read_todos_allocations", readTodosAllocations.map { String($0) } ?? "null", nil),
         ]
         if format == "json" {
             var out = "{"
@@ -138,6 +145,49 @@ struct Bench: ParsableCommand {
         print("refetch 10% / first ingest: \(fmt(refetch10 / ingest))×; store bytes / input bytes: \(fmt(Double(store.arenaBytes) / Double(first.count)))×")
         if let peakRSS {
             print("streaming from a file: peak RSS above the process's own \(peakRSS.baseline / 1_000_000) MB / store bytes: \(fmt(Double(peakRSS.peak - peakRSS.baseline) / Double(store.arenaBytes)))×")
+        }
+    }
+
+    static let fieldReads = 1_000_000
+
+    /// The cost of one field read, as Benchmarks/Reads "One field read (text of one todo)": under
+    /// one snapshot, the todo's record and the `text` key symbol are resolved once, then
+    /// `fieldReads` reads of `s.field(todo, key)` are timed (best of `repetitions`). Returns ns per
+    /// read and the allocations of one such loop (nil when the malloc counter is unavailable).
+    func oneFieldRead(_ store: RecordStore) throws -> (nsPerRead: Double, allocations: Int?) {
+        try store.withSnapshot { s in
+            // Todo:1 as in Reads.swift; Todo:0 when the list holds a single todo.
+            let ids = ["VG9kbzox", "VG9kbzow"]
+            guard let todo = ids.lazy.compactMap({ id -> RecordRef? in
+                      if case .record(let r) = s.record(id) { return r } else { return nil } }).first,
+                  let key = s.symbol("text"), case .string(let text)? = s.field(todo, key) else {
+                throw RelayArenaError(code: .misuse, message: "the store holds no todo with a text to read")
+            }
+            let expected = Self.fieldReads &* text.bytes.count
+            // The byte counts are summed and checked, so the reads cannot be optimized away.
+            func loop() -> Int {
+                var checksum = 0
+                for _ in 0..<Self.fieldReads {
+                    if case .string(let t)? = s.field(todo, key) { checksum &+= t.bytes.count }
+                }
+                return checksum
+            }
+            var bestSeconds = Double.infinity
+            for _ in 0..<repetitions {
+                let start = DispatchTime.now().uptimeNanoseconds
+                let checksum = loop()
+                bestSeconds = min(bestSeconds, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+                guard checksum == expected else {
+                    throw RelayArenaError(code: .misuse, message: "field reads summed \(checksum) bytes, expected \(expected)")
+                }
+            }
+            let before = ra_process_allocations()
+            let checksum = loop()
+            let allocations = before < 0 ? nil : Int(ra_process_allocations() - before)
+            guard checksum == expected else {
+                throw RelayArenaError(code: .misuse, message: "field reads summed \(checksum) bytes, expected \(expected)")
+            }
+            return (bestSeconds * 1e9 / Double(Self.fieldReads), allocations)
         }
     }
 

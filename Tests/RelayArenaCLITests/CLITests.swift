@@ -161,10 +161,30 @@ final class CLITests: XCTestCase {
         let keys = Set(m.map(\.key))
         for key in ["todos", "input_bytes", "ingest_seconds", "ingest_mb_per_s", "yajl_noop_mb_per_s", "jsondecoder_mb_per_s",
                     "jsonserialization_mb_per_s", "refetch_identical_seconds", "refetch_10pct_seconds",
-                    "refetch_identical_updated_ids", "store_bytes", "read_ns_per_field", "read_allocations"] {
+                    "refetch_identical_updated_ids", "store_bytes", "read_ns_per_field", "read_allocations",
+                    "read_todos_seconds", "read_todos_allocations"] {
             XCTAssertTrue(keys.contains(key), "missing \(key)")
         }
         XCTAssertEqual(m.first { $0.key == "refetch_identical_updated_ids" }?.value, .int(0))
         XCTAssertEqual(m.first { $0.key == "todos" }?.value, .int(300))
+        func number(_ key: String) -> Double? {
+            switch m.first(where: { $0.key == key })?.value {
+            case .int(let i)?: return Double(i)
+            case .double(let d)?: return d
+            default: return nil
+            }
+        }
+        // One field read: a positive time, and no allocation (null when the malloc counter is
+        // unavailable, e.g. under sanitizers).
+        XCTAssertGreaterThan(number("read_ns_per_field") ?? 0, 0)
+        XCTAssertGreaterThan(number("read_todos_seconds") ?? 0, 0)
+        for key in ["read_allocations", "read_todos_allocations"] {
+            switch m.first(where: { $0.key == key })?.value {
+            case .null?: break
+            case .int(let n)? where key == "read_allocations": XCTAssertEqual(n, 0, "a field read allocates")
+            case .int(let n)?: XCTAssertGreaterThanOrEqual(n, 0)
+            default: XCTFail("\(key) is neither an integer nor null")
+            }
+        }
     }
 }
