@@ -13,7 +13,7 @@
 #pragma clang assume_nonnull begin
 
 #define RA_HEAP_ALIGN 4u
-#define RA_MAX_SYMBOLS 0x7FFFFFF0u
+#define RA_MAX_SYMBOLS 0x0FFFFFF0u  // index slots keep 28 bits of symbol (ra_source.c)
 #define RA_MAX_FIELDS_PER_RECORD 0xFFFFu
 
 /// Counted allocation (ra_alloc.c): every block of the core, yajl's included.
@@ -29,7 +29,11 @@ typedef struct ra_buf {
     size_t len, cap;
 } ra_buf;
 
-bool ra_buf_reserve(ra_buf *b, size_t extra);
+bool ra_buf_reserve_slow(ra_buf *b, size_t extra);
+/// Room for `extra` more bytes; the common case (room left) is inline.
+static inline bool ra_buf_reserve(ra_buf *b, size_t extra) {
+    return b->cap - b->len >= extra || ra_buf_reserve_slow(b, extra);
+}
 bool ra_buf_append_slow(ra_buf *b, const void *_Nullable p, size_t n);
 void ra_buf_free(ra_buf *b);
 
@@ -86,12 +90,39 @@ uint32_t ra_intern(ra_source *s, const char *text, size_t len);
 /// ra_intern with the hash already known (publish reuses the delta's).
 uint32_t ra_intern_hashed(ra_source *s, const char *text, size_t len, uint32_t hash);
 uint32_t ra_lookup(const ra_source *s, const char *text, size_t len, uint32_t hash);
+/// Room for a symbol of up to `len` bytes written in place at the end of sym_bytes (no copy
+/// through a scratch buffer); NULL on OOM. The pointer is valid until the source next grows.
+char *_Nullable ra_sym_tail(ra_source *s, size_t len);
+/// Interns the `len` bytes written at ra_sym_tail (at most the length reserved there).
+uint32_t ra_intern_tail(ra_source *s, size_t len);
+uint32_t ra_intern_tail_hashed(ra_source *s, size_t len, uint32_t hash);
+/// Room for that many more symbols (and their bytes), records, field slots and heap bytes, so a
+/// payload of known size grows its arrays once. false on OOM / past the limits.
+bool ra_source_reserve(ra_source *s, uint32_t syms, size_t sym_bytes, uint32_t recs, uint32_t fields, size_t heap);
 static inline const char *ra_sym_ptr(const ra_source *s, uint32_t sym) {
     return (const char *)s->sym_bytes.data + s->syms[sym].offset;
 }
 
 /// Record index for the symbol, creating an empty record with `type` when absent. -1 on OOM.
 int64_t ra_record_get_or_create(ra_source *s, uint32_t id_sym, uint32_t type_sym, bool *created);
+/// A new record for `id_sym` (which has none) with room for exactly `cap` fields: one append to
+/// the record table and one to the slot arrays, inline for the normalizer's commit. -1 on OOM.
+static inline int64_t ra_record_new(ra_source *s, uint32_t id_sym, uint32_t type_sym, uint32_t cap) {
+    if (cap > RA_MAX_FIELDS_PER_RECORD || s->nrecs >= UINT32_MAX - 1 || s->nfields > UINT32_MAX - cap) return -1;
+    if (!ra_grow((void **)&s->recs, &s->caprecs, s->nrecs + 1, sizeof(ra_record))) return -1;
+    if (s->nfields + cap > s->capfields) {
+        uint32_t ck = s->capfields, cv = s->capfields;
+        if (!ra_grow((void **)&s->fkeys, &ck, s->nfields + cap, sizeof(uint32_t)) ||
+            !ra_grow((void **)&s->fvals, &cv, s->nfields + cap, sizeof(uint64_t)))
+            return -1;
+        s->capfields = ck < cv ? ck : cv;
+    }
+    uint32_t idx = s->nrecs++;
+    s->recs[idx] = (ra_record){.id = id_sym, .type = type_sym, .fields = s->nfields, .count = 0, .cap = (uint16_t)cap};
+    s->nfields += cap;
+    s->syms[id_sym].record = idx + 1;
+    return idx;
+}
 /// Room for `cap` fields (moves the record's slots when it must). false on OOM / limit.
 bool ra_record_reserve(ra_source *s, uint32_t rec, uint32_t cap);
 /// Sets a field; grows (relocates) the record's slots when full. false on OOM / limit.
@@ -100,14 +131,32 @@ uint64_t ra_record_get(const ra_source *s, uint32_t rec, uint32_t key);
 
 /// Appends a 4-byte aligned {u32 len, len bytes} slot to `b` (the layout of every heap value and
 /// of staged values); returns a pointer to the bytes, NULL on OOM. `*off` is the slot's offset.
-uint8_t *_Nullable ra_buf_slot(ra_buf *b, uint32_t len, uint64_t *off);
+static inline __attribute__((always_inline)) uint8_t *_Nullable ra_buf_slot(ra_buf *b, uint32_t len, uint64_t *off) {
+    size_t pad = (size_t)(0 - b->len) & (RA_HEAP_ALIGN - 1);
+    if (!ra_buf_reserve(b, pad + 4 + (size_t)len)) return NULL;
+    uint8_t *p = b->data + b->len;
+    memset(p, 0, 4);  // the padding (at most 3 bytes, the rest is overwritten by the length)
+    p += pad;
+    memcpy(p, &len, 4);
+    *off = b->len + pad;
+    b->len += pad + 4 + (size_t)len;
+    return p + 4;
+}
 /// Appends a {u32 len, len bytes} slot to the heap; returns a pointer to the bytes, NULL on OOM.
-uint8_t *_Nullable ra_heap_alloc(ra_source *s, uint32_t len, uint64_t *off);
+static inline __attribute__((always_inline)) uint8_t *_Nullable ra_heap_alloc(ra_source *s, uint32_t len, uint64_t *off) {
+    return ra_buf_slot(&s->heap, len, off);
+}
+static inline uint64_t ra_make(unsigned tag, uint64_t payload) { return ((uint64_t)tag << 60) | payload; }
 /// Appends {u32 len, bytes} to the heap; returns the value word with `tag`, 0 on OOM.
-uint64_t ra_heap_put(ra_source *s, unsigned tag, const void *_Nullable bytes, uint32_t len);
+static inline __attribute__((always_inline)) uint64_t ra_heap_put(ra_source *s, unsigned tag, const void *_Nullable bytes, uint32_t len) {
+    uint64_t off;
+    uint8_t *p = ra_heap_alloc(s, len, &off);
+    if (!p) return 0;
+    if (len) memcpy(p, bytes, len);
+    return ra_make(tag, off);
+}
 /// Appends {u32 count, u32 syms...}; returns a REFS word, 0 on OOM.
 uint64_t ra_heap_put_refs(ra_source *s, const uint32_t *syms, uint32_t count);
-static inline uint64_t ra_make(unsigned tag, uint64_t payload) { return ((uint64_t)tag << 60) | payload; }
 /// Integers of up to 17 digits fit the 60-bit inline INT form exactly; true and the word when so.
 static inline bool ra_small_int(const char *s, size_t len, uint64_t *out) {
     size_t i = len && s[0] == '-' ? 1 : 0;

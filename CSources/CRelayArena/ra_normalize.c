@@ -76,7 +76,7 @@ static uint64_t stage_bytes(ra_normalizer *n, unsigned tag, const void *_Nullabl
     return ra_make(tag, off);
 }
 
-static bool stage_field(ra_normalizer *n, uint32_t key, uint64_t value, uint32_t buffered) {
+static inline __attribute__((always_inline)) bool stage_field(ra_normalizer *n, uint32_t key, uint64_t value, uint32_t buffered) {
     if (!ra_grow((void **)&n->fields, &n->cap_fields, n->nfields + 1, sizeof(staged_field))) return false;
     n->fields[n->nfields++] = (staged_field){.key = key, .buffered = buffered, .value = value};
     return true;
@@ -92,17 +92,16 @@ static frame *push(ra_normalizer *n, uint8_t kind) {
         return NULL;
     }
     frame *f = &n->frames[n->depth++];
-    memset(f, 0, sizeof *f);
-    f->kind = kind;
-    f->sel = RA_NONE;
-    f->cur_key = RA_NONE;
-    f->index = -1;
-    f->field_base = n->nfields;
-    f->item_base = n->nitems;
-    f->pend_base = n->npend;
-    f->byte_base = n->bytes.len;
-    f->key_base = (uint32_t)n->keys.len;
-    f->tbl_base = n->ntbl;
+    *f = (frame){.kind = kind,
+                 .sel = RA_NONE,
+                 .cur_key = RA_NONE,
+                 .index = -1,
+                 .field_base = n->nfields,
+                 .item_base = n->nitems,
+                 .pend_base = n->npend,
+                 .byte_base = n->bytes.len,
+                 .key_base = (uint32_t)n->keys.len,
+                 .tbl_base = n->ntbl};
     return f;
 }
 
@@ -278,12 +277,13 @@ static int stage_value(ra_normalizer *n, frame *rec, uint64_t value) {
         return 1;
     }
     bool buffered = rec->cur == CUR_BUFFER;
+    rec->buffered |= buffered;
     uint32_t key = buffered ? rec->cur_sel : n->plan->sels[rec->cur_sel].storage_key;
     return stage_field(n, key, value, buffered) ? 1 : oom(n);
 }
 
 // The staged value in the delta's terms: bytes copied, pending links resolved.
-static uint64_t to_delta(ra_normalizer *n, uint64_t v, const uint8_t *base) {
+static uint64_t to_delta_slow(ra_normalizer *n, uint64_t v, const uint8_t *base) {
     switch (ra_value_tag(v)) {
     case RA_TAG_PEND: return ra_make(RA_TAG_REF, n->pend[ra_value_payload(v)].resolved);
     case RA_TAG_REFS: {
@@ -304,8 +304,13 @@ static uint64_t to_delta(ra_normalizer *n, uint64_t v, const uint8_t *base) {
     }
 }
 
+static inline __attribute__((always_inline)) uint64_t to_delta(ra_normalizer *n, uint64_t v, const uint8_t *base) {
+    unsigned tag = ra_value_tag(v);
+    return tag == RA_TAG_PEND || tag == RA_TAG_REFS ? to_delta_slow(n, v, base) : v;
+}
+
 // Storage keys and type names come from the plan: intern each once per payload, not per field.
-static uint32_t plan_sym(ra_normalizer *n, uint32_t str) {
+static inline uint32_t plan_sym(ra_normalizer *n, uint32_t str) {
     uint32_t sym = n->plan_syms[str];
     if (sym) return sym;
     uint32_t l;
@@ -313,23 +318,47 @@ static uint32_t plan_sym(ra_normalizer *n, uint32_t str) {
     return n->plan_syms[str] = ra_intern(n->delta, s, l);
 }
 
+// __typename is the record's type key, not a field of its own.
+static int set_type_from(ra_normalizer *n, int64_t rec, uint64_t v) {
+    if (ra_value_tag(v) != RA_TAG_STRING) return 1;
+    const uint8_t *p = n->delta->heap.data + ra_value_payload(v);
+    uint32_t t = ra_intern(n->delta, (const char *)p + 4, ra_load_u32(p));
+    if (!t) return oom(n);
+    n->delta->recs[rec].type = t;
+    return 1;
+}
+
+// `unique`: the fields' storage keys are known to be distinct (ra_set_info.unique_storage), so a
+// record created here takes them as staged, without looking for an earlier slot of each key.
 static int commit(ra_normalizer *n, uint32_t id, uint32_t type, const staged_field *fields, uint32_t count,
-                  const uint8_t *base) {
-    bool created;
-    int64_t rec = ra_record_get_or_create(n->delta, id, type, &created);
+                  const uint8_t *base, bool unique) {
+    uint32_t existing = n->delta->syms[id].record;
+    bool created = existing == 0;
+    int64_t rec = created ? ra_record_new(n->delta, id, type, count) : (int64_t)existing - 1;
     if (rec < 0) return oom(n);
-    if (created && !ra_record_reserve(n->delta, (uint32_t)rec, count)) return oom(n);
+    if (created && unique) {
+        uint32_t at = n->delta->recs[rec].fields, c = 0;
+        for (uint32_t i = 0; i < count; i++) {
+            if (fields[i].buffered) continue;
+            if (fields[i].key == n->plan->typename_str) {
+                if (!set_type_from(n, rec, fields[i].value)) return 0;
+                continue;
+            }
+            uint32_t key = plan_sym(n, fields[i].key);
+            uint64_t dv = to_delta(n, fields[i].value, base);
+            if (!key || !dv) return oom(n);
+            n->delta->fkeys[at + c] = key;
+            n->delta->fvals[at + c] = dv;
+            c++;
+        }
+        n->delta->recs[rec].count = (uint16_t)c;
+        return 1;
+    }
     for (uint32_t i = 0; i < count; i++) {
         if (fields[i].buffered) continue;
         uint64_t v = fields[i].value;
         if (fields[i].key == n->plan->typename_str) {
-            // __typename is the record's type key, not a field of its own.
-            if (ra_value_tag(v) == RA_TAG_STRING) {
-                const uint8_t *p = n->delta->heap.data + ra_value_payload(v);
-                uint32_t t = ra_intern(n->delta, (const char *)p + 4, ra_load_u32(p));
-                if (!t) return oom(n);
-                n->delta->recs[rec].type = t;
-            }
+            if (!set_type_from(n, rec, v)) return 0;
             continue;
         }
         uint32_t key = plan_sym(n, fields[i].key);
@@ -339,35 +368,72 @@ static int commit(ra_normalizer *n, uint32_t id, uint32_t type, const staged_fie
     return 1;
 }
 
-// generateClientID(parent, storageKey, index), or the ID the parent already links there in this
-// payload (relay reuses it when the same field is normalized twice).
-static uint32_t client_id(ra_normalizer *n, uint32_t parent, uint32_t storage_key, int64_t index) {
-    int64_t prec = ra_source_record_for_symbol(n->delta, parent);
-    if (prec >= 0) {
-        uint32_t ksym = plan_sym(n, storage_key);
-        uint64_t prev = ksym ? ra_record_get(n->delta, (uint32_t)prec, ksym) : 0;
-        if (index < 0 && ra_value_tag(prev) == RA_TAG_REF) return (uint32_t)ra_value_payload(prev);
-        if (index >= 0 && ra_value_tag(prev) == RA_TAG_REFS && (uint64_t)index < ra_source_refs_count(n->delta, prev)) {
-            uint32_t s = ra_source_refs_at(n->delta, prev, (uint32_t)index);
-            if (s) return s;
-        }
-    }
-    ra_buf *b = &n->scratch;
-    b->len = 0;
+// Writes generateClientID(parent, storageKey, index) at the end of the delta's symbol bytes (not
+// interned yet); its length, or -1 on OOM.
+static int64_t client_id_text(ra_normalizer *n, uint32_t parent, uint32_t storage_key, int64_t index) {
     uint32_t pl = n->delta->syms[parent].length, kl;
-    const char *ps = ra_sym_ptr(n->delta, parent);
     const char *k = ra_plan_str(n->plan, storage_key, &kl);
-    bool ok = (pl >= 7 && memcmp(ps, "client:", 7) == 0) || ra_buf_append(b, "client:", 7);
-    ok = ok && ra_buf_append(b, ps, pl) && ra_buf_append(b, ":", 1) && ra_buf_append(b, k, kl);
-    if (ok && index >= 0) {
+    char *out = ra_sym_tail(n->delta, 7 + (size_t)pl + 1 + kl + 21);
+    if (!out) return -1;
+    const char *ps = ra_sym_ptr(n->delta, parent);  // after the reserve, which may move the bytes
+    char *w = out;
+    if (!(pl >= 7 && memcmp(ps, "client:", 7) == 0)) {
+        memcpy(w, "client:", 7);
+        w += 7;
+    }
+    memcpy(w, ps, pl);
+    w += pl;
+    *w++ = ':';
+    memcpy(w, k, kl);
+    w += kl;
+    if (index >= 0) {
         char num[24];
         size_t at = sizeof num;
         uint64_t v = (uint64_t)index;
         do num[--at] = (char)('0' + v % 10); while ((v /= 10) != 0);
         num[--at] = ':';
-        ok = ra_buf_append(b, num + at, sizeof num - at);
+        memcpy(w, num + at, sizeof num - at);
+        w += sizeof num - at;
     }
-    return ok ? ra_intern(n->delta, (const char *)b->data, b->len) : 0;
+    return w - out;
+}
+
+// Starts loading the index slot a symbol with this hash will probe: the lookup itself comes
+// later (when the record closes, or a few records on), by which time the line has arrived.
+static inline void prefetch_slot(const ra_source *s, uint32_t hash) {
+    if (s->index_cap) __builtin_prefetch(&s->index[hash & (s->index_cap - 1)], 1);
+}
+
+// The ID the parent already links there in this payload (relay reuses it when the same field is
+// normalized twice), or 0.
+static uint32_t previous_link(ra_normalizer *n, uint32_t parent, uint32_t storage_key, int64_t index) {
+    int64_t prec = ra_source_record_for_symbol(n->delta, parent);
+    if (prec < 0) return 0;
+    uint32_t ksym = plan_sym(n, storage_key);
+    uint64_t prev = ksym ? ra_record_get(n->delta, (uint32_t)prec, ksym) : 0;
+    if (index < 0 && ra_value_tag(prev) == RA_TAG_REF) return (uint32_t)ra_value_payload(prev);
+    if (index >= 0 && ra_value_tag(prev) == RA_TAG_REFS && (uint64_t)index < ra_source_refs_count(n->delta, prev))
+        return ra_source_refs_at(n->delta, prev, (uint32_t)index);
+    return 0;
+}
+
+// generateClientID(parent, storageKey, index), or the ID the parent already links there.
+static uint32_t client_id(ra_normalizer *n, uint32_t parent, uint32_t storage_key, int64_t index) {
+    uint32_t prev = previous_link(n, parent, storage_key, index);
+    if (prev) return prev;
+    int64_t len = client_id_text(n, parent, storage_key, index);
+    return len < 0 ? 0 : ra_intern_tail(n->delta, (size_t)len);
+}
+
+// The frame's data ID. A string `id` is interned when first needed, not when it arrives: its
+// index slot was prefetched then, and the record's other members hide the wait.
+static inline uint32_t frame_id(ra_normalizer *n, frame *f) {
+    if (f->id_deferred) {
+        f->id_deferred = false;
+        const uint8_t *p = n->delta->heap.data + f->id_off;
+        f->resolved = ra_intern_hashed(n->delta, (const char *)p, f->id_len, f->id_hash);
+    }
+    return f->resolved;
 }
 
 // The record's type for conditions and creation: __typename staged as a field wins, then the
@@ -420,16 +486,35 @@ static int write_type_record(ra_normalizer *n, const char *type, size_t tlen, ui
 // Resolves pending records above `mark` (parents after children, so walk backwards), commits
 // them in order, and drops them.
 static int settle_pending(ra_normalizer *n, uint32_t mark, uint32_t frame_depth, uint32_t frame_sym) {
+    // A list's parked items (an edge per element) resolve in a run of independent lookups: each
+    // item's index slot is prefetched AHEAD items before its own lookup.
+    enum { AHEAD = 8 };
     for (uint32_t i = n->npend; i-- > mark;) {
+        if (i >= mark + AHEAD) {
+            pend_rec *q = &n->pend[i - AHEAD];
+            if ((q->parent & RA_ITEM_PEND) && !previous_link(n, frame_sym, q->storage_key, q->index)) {
+                int64_t len = client_id_text(n, frame_sym, q->storage_key, q->index);
+                if (len < 0) return oom(n);
+                q->hash = ra_hash(n->delta->sym_bytes.data + n->delta->sym_bytes.len, (size_t)len);
+                q->hashed = true;
+                prefetch_slot(n->delta, q->hash);
+            }
+        }
         pend_rec *p = &n->pend[i];
         uint32_t parent = (p->parent & RA_ITEM_PEND) ? frame_sym : n->pend[p->parent].resolved;
         if ((p->parent & RA_ITEM_PEND) && (p->parent & ~RA_ITEM_PEND) != frame_depth) return fail(n, RA_ERR_STATE, "pending record lost its parent");
-        p->resolved = client_id(n, parent, p->storage_key, p->index);
+        if (p->hashed) {
+            int64_t len = client_id_text(n, parent, p->storage_key, p->index);
+            p->resolved = len < 0 ? 0 : ra_intern_tail_hashed(n->delta, (size_t)len, p->hash);
+        } else {
+            p->resolved = client_id(n, parent, p->storage_key, p->index);
+        }
         if (!p->resolved) return oom(n);
     }
     for (uint32_t i = mark; i < n->npend; i++) {
         pend_rec *p = &n->pend[i];
-        if (!commit(n, p->resolved, p->type_sym, n->pfields + p->field_first, p->field_count, n->pbytes.data)) return 0;
+        if (!commit(n, p->resolved, p->type_sym, n->pfields + p->field_first, p->field_count, n->pbytes.data, p->unique))
+            return 0;
     }
     if (mark < n->npend) {
         n->npfields = n->pend[mark].field_first;
@@ -439,10 +524,21 @@ static int settle_pending(ra_normalizer *n, uint32_t mark, uint32_t frame_depth,
     return 1;
 }
 
+static int finish_record(ra_normalizer *n, uint32_t depth, uint32_t type_sym, bool viewer);
+
 static int close_record(ra_normalizer *n) {
     uint32_t depth = n->depth - 1;
     frame *f = &n->frames[depth];
-    bool root = f->sel == RA_NONE;
+    // The common record: typed by its field's concrete type (no `__typename` in the response),
+    // nothing buffered, no `client:__type:` checks.
+    if (!f->has_tn && !f->buffered && f->sel != RA_NONE) {
+        uint32_t ct = n->plan->sels[f->sel].concrete_type;
+        if (ct != RA_NONE && n->plan->sets[f->set].check_count == 0) {
+            uint32_t type_sym = plan_sym(n, ct);
+            if (!type_sym) return oom(n);
+            return finish_record(n, depth, type_sym, ra_plan_str_eq(n->plan, ct, "Viewer", 6));
+        }
+    }
     size_t tlen = 0;
     uint32_t type_str;
     const char *type = record_type(n, f, &tlen, &type_str);
@@ -492,7 +588,15 @@ static int close_record(ra_normalizer *n) {
     ra_dealloc(type_heap);
     if (!ok) return 0;
     if (!type_sym) return oom(n);
+    return finish_record(n, depth, type_sym, viewer);
+}
 
+// Decides the closed record's data ID, commits it (or parks it until its parent's ID is known)
+// and hands the link to the parent.
+static int finish_record(ra_normalizer *n, uint32_t depth, uint32_t type_sym, bool viewer) {
+    frame *f = &n->frames[depth];
+    bool root = f->sel == RA_NONE;
+    if (f->id_deferred && !frame_id(n, f)) return oom(n);
     // relay's defaultGetDataID: a Viewer whose id is null or absent is client:root:viewer; a
     // falsy id ("", 0, false) falls through to a client ID like any other type.
     if (!f->resolved && viewer && (f->id_state == ID_NONE || f->id_state == ID_NULL)) {
@@ -501,6 +605,7 @@ static int close_record(ra_normalizer *n) {
     }
     frame *owner = root ? NULL : &n->frames[depth - 1];
     if (owner && owner->kind == F_LIST) owner = &n->frames[depth - 2];
+    if (!f->resolved && owner && owner->id_deferred && !frame_id(n, owner)) return oom(n);
     if (!f->resolved && owner && owner->resolved) {
         f->resolved = client_id(n, owner->resolved, n->plan->sels[f->sel].storage_key, f->index);
         if (!f->resolved) return oom(n);
@@ -508,9 +613,10 @@ static int close_record(ra_normalizer *n) {
 
     uint64_t link;
     if (f->resolved) {
-        if (!settle_pending(n, f->pend_base, depth, f->resolved)) return 0;
+        if (n->npend > f->pend_base && !settle_pending(n, f->pend_base, depth, f->resolved)) return 0;
         f = &n->frames[depth];
-        if (!commit(n, f->resolved, type_sym, n->fields + f->field_base, n->nfields - f->field_base, n->bytes.data))
+        if (!commit(n, f->resolved, type_sym, n->fields + f->field_base, n->nfields - f->field_base, n->bytes.data,
+                    n->plan->info[f->set].unique_storage))
             return 0;
         link = ra_make(RA_TAG_REF, f->resolved);
     } else {
@@ -518,15 +624,16 @@ static int close_record(ra_normalizer *n) {
         if (!ra_grow((void **)&n->pend, &n->cap_pend, n->npend + 1, sizeof(pend_rec))) return oom(n);
         uint32_t count = n->nfields - f->field_base;
         if (!ra_grow((void **)&n->pfields, &n->cap_pfields, n->npfields + count, sizeof(staged_field))) return oom(n);
-        size_t pad = (4 - (n->pbytes.len % 4)) % 4;
+        size_t pad = (4 - (n->pbytes.len % 4)) % 4, staged = n->bytes.len - f->byte_base;
         static const uint8_t zeros[4] = {0};
-        if (!ra_buf_append(&n->pbytes, zeros, pad)) return oom(n);
+        if (staged && !ra_buf_append(&n->pbytes, zeros, pad)) return oom(n);
         uint64_t rebase = n->pbytes.len;
-        if (!ra_buf_append(&n->pbytes, n->bytes.data + f->byte_base, n->bytes.len - f->byte_base)) return oom(n);
+        if (staged && !ra_buf_append(&n->pbytes, n->bytes.data + f->byte_base, staged)) return oom(n);
         uint32_t me = n->npend++;
         pend_rec *p = &n->pend[me];
         *p = (pend_rec){.field_first = n->npfields, .field_count = 0, .parent = RA_ITEM_PEND | (depth - 1),
-                        .storage_key = n->plan->sels[f->sel].storage_key, .index = f->index, .type_sym = type_sym};
+                        .storage_key = n->plan->sels[f->sel].storage_key, .index = f->index, .type_sym = type_sym,
+                        .unique = n->plan->info[f->set].unique_storage};
         if (n->frames[depth - 1].kind == F_LIST) p->parent = RA_ITEM_PEND | (depth - 2);
         for (uint32_t i = f->field_base; i < n->nfields; i++) {
             staged_field sf = n->fields[i];
@@ -612,12 +719,21 @@ static int on_scalar(ra_normalizer *n, uint64_t value, const char *text, size_t 
         bool falsy = kind == 0 || (kind == 1 && value == ra_make(RA_TAG_FALSE, 0)) || (kind == 3 && len == 0) ||
                      (kind == 2 && is_zero_number(text, len));
         if (kind == 3 && len > 0) {
-            uint64_t v = stage_bytes(n, RA_TAG_STRING, text, len);
-            if (!v) return oom(n);
-            f = &n->frames[n->depth - 1];
             f->id_state = ID_STRING;
-            f->id_off = ra_value_payload(v) + 4;
-            f->id_len = (uint32_t)len;
+            if (f->cur == CUR_DIRECT && n->plan->sels[f->cur_sel].kind == RA_SEL_SCALAR && !f->cur_tn &&
+                len <= UINT32_MAX - 16) {
+                // The usual selected `id`: its text goes to the heap as the field's value, and the
+                // data ID is interned from there when the record closes (see frame_id).
+                uint64_t v = ra_heap_put(n->delta, RA_TAG_STRING, text, (uint32_t)len);
+                if (!v || !stage_value(n, f, v)) return oom(n);
+                f = &n->frames[n->depth - 1];
+                f->id_off = ra_value_payload(v) + 4;
+                f->id_len = (uint32_t)len;
+                f->id_hash = ra_hash(text, len);
+                f->id_deferred = true;
+                prefetch_slot(n->delta, f->id_hash);
+                return 1;
+            }
             f->resolved = ra_intern(n->delta, text, len);
             if (!f->resolved) return oom(n);
         } else if (falsy) {
@@ -659,13 +775,38 @@ static int on_scalar(ra_normalizer *n, uint64_t value, const char *text, size_t 
     return stage_value(n, &n->frames[n->depth - 1], value);
 }
 
-static int cb_null(void *ctx) { return on_scalar(ctx, ra_make(RA_TAG_NULL, 0), "null", 4, false, 0); }
-static int cb_boolean(void *ctx, int b) {
-    return on_scalar(ctx, ra_make(b ? RA_TAG_TRUE : RA_TAG_FALSE, 0), b ? "true" : "false", b ? 4 : 5, false, 1);
+// The common member — a selected scalar field of a record, neither `id` nor `__typename` — goes
+// straight to its staged slot; everything else takes on_scalar's general path. Returns -1 when
+// the member is not that common case.
+static inline __attribute__((always_inline)) int direct_scalar(ra_normalizer *n, int kind, uint64_t value,
+                                                               const char *text, size_t len) {
+    if (n->failed || !n->depth) return -1;
+    frame *f = &n->frames[n->depth - 1];
+    if (f->kind != F_RECORD || f->cur != CUR_DIRECT || f->cur_id || f->cur_tn) return -1;
+    const ra_plan_sel *s = &n->plan->sels[f->cur_sel];
+    if (s->kind != RA_SEL_SCALAR) return -1;
+    if (kind == 2) value = number_value(n, text, len);
+    else if (kind == 3) value = len > UINT32_MAX - 16 ? 0 : ra_heap_put(n->delta, RA_TAG_STRING, text, (uint32_t)len);
+    if (!value || !stage_field(n, s->storage_key, value, 0)) return oom(n);
+    return 1;
 }
-static int cb_number(void *ctx, const char *s, size_t l) { return on_scalar(ctx, 0, s, l, false, 2); }
+
+static int cb_null(void *ctx) {
+    int r = direct_scalar(ctx, 0, ra_make(RA_TAG_NULL, 0), NULL, 0);
+    return r >= 0 ? r : on_scalar(ctx, ra_make(RA_TAG_NULL, 0), "null", 4, false, 0);
+}
+static int cb_boolean(void *ctx, int b) {
+    uint64_t v = ra_make(b ? RA_TAG_TRUE : RA_TAG_FALSE, 0);
+    int r = direct_scalar(ctx, 1, v, NULL, 0);
+    return r >= 0 ? r : on_scalar(ctx, v, b ? "true" : "false", b ? 4 : 5, false, 1);
+}
+static int cb_number(void *ctx, const char *s, size_t l) {
+    int r = direct_scalar(ctx, 2, 0, s, l);
+    return r >= 0 ? r : on_scalar(ctx, 0, s, l, false, 2);
+}
 static int cb_string(void *ctx, const unsigned char *s, size_t l) {
-    return on_scalar(ctx, 0, (const char *)s, l, true, 3);
+    int r = direct_scalar(ctx, 3, 0, (const char *)s, l);
+    return r >= 0 ? r : on_scalar(ctx, 0, (const char *)s, l, true, 3);
 }
 
 static int on_start(ra_normalizer *n, bool map) {
@@ -765,18 +906,22 @@ static int cb_map_key(void *ctx, const unsigned char *key, size_t len) {
     frame *f = &n->frames[n->depth - 1];
     if (f->kind == F_RECORD) {
         const ra_set_info *info = &n->plan->info[f->set];
+        const ra_entry *entries = n->plan->entries + info->entry_first;
+        uint32_t count = info->entry_count;
         f->cur = CUR_SKIP;
         f->cur_key = RA_NONE;
-        uint32_t e = 0;
+        // Members usually arrive in selection order: try the entry after the last match first.
         uint64_t prefix = ra_key_prefix(key, len);
-        for (; e < info->entry_count; e++) {
-            const ra_entry *en = &n->plan->entries[info->entry_first + e];
+        uint32_t e = f->next_entry < count ? f->next_entry : 0, tries = 0;
+        for (; tries < count; tries++, e = e + 1 == count ? 0 : e + 1) {
+            const ra_entry *en = &entries[e];
             if (en->key_len == len && en->key_prefix == prefix &&
                 (len <= 8 || ra_plan_str_eq(n->plan, en->key, key, len)))
                 break;
         }
+        const ra_entry *en = tries < count ? &entries[e] : NULL;
         bool dup;
-        if (e < info->entry_count && e < 64) {
+        if (en && e < 64) {
             dup = (f->seen >> e) & 1;
             f->seen |= 1ull << e;
         } else {
@@ -786,20 +931,26 @@ static int cb_map_key(void *ctx, const unsigned char *key, size_t len) {
         }
         if (dup) return fail(n, RA_ERR_DUPLICATE_KEY, "duplicate key `%.*s` in one object", (int)(len > 200 ? 200 : len), key);
         f = &n->frames[n->depth - 1];
-        f->cur_id = len == 2 && key[0] == 'i' && key[1] == 'd';
-        f->cur_tn = len == 10 && memcmp(key, "__typename", 10) == 0;
-        for (uint32_t w = 0; w < info->watch_count; w++)
-            if (ra_plan_str_eq(n->plan, n->plan->watch[info->watch_first + w], key, len)) f->present |= 1ull << w;
-        if (e < info->entry_count) {
-            const ra_entry *en = &n->plan->entries[info->entry_first + e];
-            f->cur_key = en->key;
-            if (en->direct) {
-                f->cur = CUR_DIRECT;
-                f->cur_sel = n->plan->cands[en->first];
-            } else {
-                f->cur = CUR_BUFFER;
-                f->cur_sel = info->entry_first + e;
-            }
+        if (!en) {
+            // Not selected: ignored, except that an `id` still names the record (relay reads the
+            // response object's id whatever the selection) and watched `__isX` names count.
+            f->cur_id = len == 2 && key[0] == 'i' && key[1] == 'd';
+            f->cur_tn = len == 10 && memcmp(key, "__typename", 10) == 0;
+            for (uint32_t w = 0; w < info->watch_count; w++)
+                if (ra_plan_str_eq(n->plan, n->plan->watch[info->watch_first + w], key, len)) f->present |= 1ull << w;
+            return 1;
+        }
+        f->next_entry = e + 1;
+        f->cur_id = en->is_id;
+        f->cur_tn = en->is_typename;
+        f->present |= en->watch_bits;
+        f->cur_key = en->key;
+        if (en->direct) {
+            f->cur = CUR_DIRECT;
+            f->cur_sel = n->plan->cands[en->first];
+        } else {
+            f->cur = CUR_BUFFER;
+            f->cur_sel = info->entry_first + e;
         }
         return 1;
     }
@@ -936,6 +1087,16 @@ static ra_status parse_failed(ra_normalizer *n, yajl_status st, const uint8_t *b
     }
     (void)st;
     return n->err.code;
+}
+
+void ra_normalizer_expect(ra_normalizer *n, uint64_t total_bytes) {
+    if (n->failed || n->consumed || total_bytes > n->limits.max_bytes || total_bytes > ((uint64_t)1 << 40)) return;
+    // Generous per-byte guesses (a to-do list needs a symbol and a record per ~60 bytes, a field
+    // slot per ~24 and about half its bytes again as heap and symbol text); past a guess the
+    // arrays grow as usual. Failing to reserve is not an error here: growth will report it.
+    uint64_t b = total_bytes;
+    (void)ra_source_reserve(n->delta, (uint32_t)(b / 64), (size_t)(b * 3 / 4), (uint32_t)(b / 48),
+                            (uint32_t)(b / 16), (size_t)(b * 3 / 4));
 }
 
 ra_status ra_normalizer_feed(ra_normalizer *n, const uint8_t *bytes, size_t len) {

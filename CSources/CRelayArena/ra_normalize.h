@@ -29,6 +29,7 @@ typedef struct staged_field {
 typedef struct frame {
     uint8_t kind, cur, id_state;
     bool has_tn, cur_id, cur_tn, outer;
+    bool buffered;         // RECORD: some member waits for the type to be replayed
     uint8_t target;        // captures: CAP_STAGING (buffered values), CAP_ERRORS, CAP_HEAP (field values)
     uint32_t set;          // RECORD: selection set; LIST: element set
     uint32_t sel;          // the selection that opened a RECORD/LIST (RA_NONE for the root)
@@ -41,8 +42,10 @@ typedef struct frame {
     uint64_t cap_off;      // outermost capture: heap-style slot of the JSON text
     uint64_t seen, present;
     uint32_t key_base, nkeys, tbl_base, tbl_cap;
-    uint64_t id_off, tn_off;
-    uint32_t id_len, tn_len;
+    uint64_t tn_off, id_off;  // id_off: heap offset of the `id` text while id_deferred
+    uint32_t tn_len, id_len, id_hash;
+    bool id_deferred;      // a string `id` arrived; resolved (interned) on first need
+    uint32_t next_entry;   // RECORD: the entry after the last matched key (members usually arrive in selection order)
     uint32_t resolved;     // delta symbol once the data ID is known
 } frame;
 
@@ -53,6 +56,9 @@ typedef struct pend_rec {
     int64_t index;
     uint32_t type_sym;     // creation type (delta symbol)
     uint32_t resolved;
+    bool unique;           // its set's storage keys are distinct (see ra_set_info)
+    bool hashed;           // `hash` holds its client ID's hash (computed ahead, slot prefetched)
+    uint32_t hash;
 } pend_rec;
 
 struct ra_normalizer {

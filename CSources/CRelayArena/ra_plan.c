@@ -120,8 +120,18 @@ ra_plan *ra_plan_create(const char *strings, size_t strings_len, const ra_plan_s
                 }
             }
             e->direct = e->count == 1 && p->sels[p->cands[e->first]].cond_count == 0;
+            e->is_id = klen == 2 && memcmp(key, "id", 2) == 0;
+            e->is_typename = klen == 10 && memcmp(key, "__typename", 10) == 0;
+            e->watch_bits = 0;
         }
         info->entry_count = p->nentries - info->entry_first;
+        info->unique_storage = true;
+        for (uint32_t a = set->sel_first; info->unique_storage && a < set->sel_first + set->sel_count; a++)
+            for (uint32_t b = a + 1; info->unique_storage && b < set->sel_first + set->sel_count; b++) {
+                uint32_t bl;
+                const char *bk = ra_plan_str(p, p->sels[b].storage_key, &bl);
+                if (ra_plan_str_eq(p, p->sels[a].storage_key, bk, bl)) info->unique_storage = false;
+            }
         for (uint32_t k = set->sel_first; k < set->sel_first + set->sel_count; k++)
             for (uint32_t c = p->sels[k].cond_first; c < p->sels[k].cond_first + p->sels[k].cond_count; c++)
                 if (p->conds[c].kind == RA_COND_HAS_KEY && !add_watch(p, info, p->conds[c].name, &watch_cap)) goto bad;
@@ -129,6 +139,12 @@ ra_plan *ra_plan_create(const char *strings, size_t strings_len, const ra_plan_s
             if (!add_watch(p, info, p->checks[k].abstract_key, &watch_cap)) goto bad;
             for (uint32_t c = p->checks[k].cond_first; c < p->checks[k].cond_first + p->checks[k].cond_count; c++)
                 if (p->conds[c].kind == RA_COND_HAS_KEY && !add_watch(p, info, p->conds[c].name, &watch_cap)) goto bad;
+        }
+        for (uint32_t e = info->entry_first; e < info->entry_first + info->entry_count; e++) {
+            uint32_t kl;
+            const char *k = ra_plan_str(p, p->entries[e].key, &kl);
+            for (uint32_t w = 0; w < info->watch_count; w++)
+                if (ra_plan_str_eq(p, p->watch[info->watch_first + w], k, kl)) p->entries[e].watch_bits |= 1ull << w;
         }
     }
     return p;

@@ -14,11 +14,14 @@ typedef struct ra_entry {
     uint32_t key;          // string index of the response key
     uint32_t first, count; // candidate selection indices in plan->cands
     bool direct;           // one candidate without conditions: stream it
+    bool is_id, is_typename;  // the key is `id` / `__typename` (decided once, not per member)
+    uint64_t watch_bits;   // the set's watched names (bits as in ra_set_info's watch list) equal to the key
 } ra_entry;
 
 typedef struct ra_set_info {
     uint32_t entry_first, entry_count;
     uint32_t watch_first, watch_count;   // HAS_KEY names (string indices) in plan->watch
+    bool unique_storage;   // no two selections share a storage key: a new record's fields go in as staged
 } ra_set_info;
 
 struct ra_plan {
@@ -49,16 +52,23 @@ static inline const char *ra_plan_str(const ra_plan *p, uint32_t i, uint32_t *le
 }
 
 // The first 8 bytes of a key as one word (zero-padded), computed the same way for plan keys and
-// response keys; a constant-size load for long keys, a short loop otherwise (no libc call).
+// response keys, with loads that stay inside the key: one 8-byte load for long keys, two
+// overlapping 4-byte loads for 4–7 bytes, three byte loads for 1–3.
 static inline uint64_t ra_key_prefix(const void *s, size_t n) {
     const uint8_t *p = s;
-    uint64_t v = 0;
     if (n >= 8) {
+        uint64_t v;
         memcpy(&v, p, 8);
         return v;
     }
-    for (size_t i = 0; i < n; i++) v |= (uint64_t)p[i] << (8 * i);
-    return v;
+    if (n >= 4) {
+        uint32_t lo, hi;
+        memcpy(&lo, p, 4);
+        memcpy(&hi, p + n - 4, 4);
+        return (uint64_t)lo | ((uint64_t)hi << (8 * (n - 4)));
+    }
+    if (n == 0) return 0;
+    return (uint64_t)p[0] | ((uint64_t)p[n / 2] << (8 * (n / 2))) | ((uint64_t)p[n - 1] << (8 * (n - 1)));
 }
 
 static inline bool ra_plan_str_eq(const ra_plan *p, uint32_t i, const void *s, size_t n) {

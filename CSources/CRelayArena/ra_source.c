@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-bool ra_buf_reserve(ra_buf *b, size_t extra) {
+bool ra_buf_reserve_slow(ra_buf *b, size_t extra) {
     if (extra > SIZE_MAX / 2 - b->len) return false;
     size_t need = b->len + extra;
     if (need <= b->cap) return true;
@@ -110,31 +110,62 @@ void ra_source_read_lock(ra_source *s) { pthread_rwlock_rdlock(&s->lock); }
 void ra_source_write_lock(ra_source *s) { pthread_rwlock_wrlock(&s->lock); }
 void ra_source_unlock(ra_source *s) { pthread_rwlock_unlock(&s->lock); }
 
+// An index slot holds the symbol in its low 28 bits and the top 4 bits of the symbol's hash above
+// them: a probe that meets another symbol's slot skips it without touching the symbol table
+// (15 times in 16), so a miss costs one cache line of the index, not one per probed symbol.
+#define RA_SLOT_SYM 0x0FFFFFFFu
+#define RA_SLOT_TAG 0xF0000000u
+
 uint32_t ra_lookup(const ra_source *s, const char *text, size_t len, uint32_t hash) {
     if (!s->index_cap) return 0;
-    uint32_t mask = s->index_cap - 1;
+    uint32_t mask = s->index_cap - 1, tag = hash & RA_SLOT_TAG;
     for (uint32_t i = hash & mask;; i = (i + 1) & mask) {
-        uint32_t sym = s->index[i];
-        if (!sym) return 0;
+        uint32_t slot = s->index[i];
+        if (!slot) return 0;
+        if ((slot & RA_SLOT_TAG) != tag) continue;
+        uint32_t sym = slot & RA_SLOT_SYM;
         const ra_symbol *e = &s->syms[sym];
         if (e->hash == hash && e->length == len && memcmp(ra_sym_ptr(s, sym), text, len) == 0) return sym;
     }
 }
 
-static bool ra_index_grow(ra_source *s) {
-    uint32_t cap = s->index_cap ? s->index_cap * 2 : 256;
-    if (cap == 0 || cap > (1u << 31)) return false;
-    uint32_t *idx = ra_calloc(cap, sizeof *idx);
+static inline void index_put(uint32_t *idx, uint32_t mask, uint32_t sym, uint32_t hash) {
+    uint32_t i = hash & mask;
+    while (idx[i]) i = (i + 1) & mask;
+    idx[i] = sym | (hash & RA_SLOT_TAG);
+}
+
+// Grows the index to hold `want` symbols at a load of at most 1/2.
+static bool ra_index_grow(ra_source *s, uint64_t want) {
+    uint64_t cap = s->index_cap ? s->index_cap : 256;
+    while (cap < want * 2) cap *= 2;
+    if (cap == s->index_cap) return true;
+    if (cap > (1u << 31)) return false;
+    uint32_t *idx = ra_calloc((size_t)cap, sizeof *idx);
     if (!idx) return false;
-    uint32_t mask = cap - 1;
-    for (uint32_t sym = 1; sym < s->nsyms; sym++) {
-        uint32_t i = s->syms[sym].hash & mask;
-        while (idx[i]) i = (i + 1) & mask;
-        idx[i] = sym;
-    }
+    uint32_t mask = (uint32_t)cap - 1;
+    for (uint32_t sym = 1; sym < s->nsyms; sym++) index_put(idx, mask, sym, s->syms[sym].hash);
     ra_dealloc(s->index);
     s->index = idx;
-    s->index_cap = cap;
+    s->index_cap = (uint32_t)cap;
+    return true;
+}
+
+bool ra_source_reserve(ra_source *s, uint32_t syms, size_t sym_bytes, uint32_t recs, uint32_t fields, size_t heap) {
+    uint64_t want_syms = (uint64_t)s->nsyms + syms;
+    if (want_syms > RA_MAX_SYMBOLS) return false;
+    if (!ra_index_grow(s, want_syms)) return false;
+    if (!ra_grow((void **)&s->syms, &s->capsyms, (uint32_t)want_syms, sizeof(ra_symbol))) return false;
+    if (!ra_buf_reserve(&s->sym_bytes, sym_bytes) || !ra_buf_reserve(&s->heap, heap)) return false;
+    if ((uint64_t)s->nrecs + recs >= UINT32_MAX ||
+        !ra_grow((void **)&s->recs, &s->caprecs, s->nrecs + recs, sizeof(ra_record)))
+        return false;
+    if ((uint64_t)s->nfields + fields > UINT32_MAX) return false;
+    uint32_t ck = s->capfields, cv = s->capfields;
+    if (!ra_grow((void **)&s->fkeys, &ck, s->nfields + fields, sizeof(uint32_t)) ||
+        !ra_grow((void **)&s->fvals, &cv, s->nfields + fields, sizeof(uint64_t)))
+        return false;
+    s->capfields = ck < cv ? ck : cv;
     return true;
 }
 
@@ -143,25 +174,43 @@ uint32_t ra_intern(ra_source *s, const char *text, size_t len) {
     return ra_intern_hashed(s, text, len, ra_hash(text, len));
 }
 
+// Registers `len` bytes already at the end of sym_bytes (room for a NUL after them reserved).
+static uint32_t add_symbol(ra_source *s, size_t len, uint32_t hash) {
+    if (s->nsyms >= RA_MAX_SYMBOLS || s->sym_bytes.len + len >= UINT32_MAX) return 0;
+    if ((uint64_t)(s->nsyms + 1) * 2 > s->index_cap && !ra_index_grow(s, (uint64_t)s->nsyms + 1)) return 0;
+    if (!ra_grow((void **)&s->syms, &s->capsyms, s->nsyms + 1, sizeof(ra_symbol))) return 0;
+    uint32_t off = (uint32_t)s->sym_bytes.len;
+    // A NUL after each symbol lets callers print them; it is not part of the length.
+    s->sym_bytes.data[off + len] = 0;
+    s->sym_bytes.len += len + 1;
+    uint32_t sym = s->nsyms++;
+    s->syms[sym] = (ra_symbol){.offset = off, .length = (uint32_t)len, .hash = hash, .record = 0};
+    index_put(s->index, s->index_cap - 1, sym, hash);
+    return sym;
+}
+
 uint32_t ra_intern_hashed(ra_source *s, const char *text, size_t len, uint32_t hash) {
     if (len > UINT32_MAX) return 0;
     uint32_t found = ra_lookup(s, text, len, hash);
     if (found) return found;
-    if (s->nsyms >= RA_MAX_SYMBOLS || s->sym_bytes.len + len > UINT32_MAX) return 0;
-    if ((uint64_t)(s->nsyms + 1) * 2 > s->index_cap && !ra_index_grow(s)) return 0;
-    if (!ra_grow((void **)&s->syms, &s->capsyms, s->nsyms + 1, sizeof(ra_symbol))) return 0;
-    uint32_t off = (uint32_t)s->sym_bytes.len;
-    // A NUL after each symbol lets callers print them; it is not part of the length.
     if (!ra_buf_reserve(&s->sym_bytes, len + 1)) return 0;
-    ra_buf_append(&s->sym_bytes, text, len);
-    ra_buf_append(&s->sym_bytes, "", 1);
-    uint32_t sym = s->nsyms++;
-    s->syms[sym] = (ra_symbol){.offset = off, .length = (uint32_t)len, .hash = hash, .record = 0};
-    uint32_t mask = s->index_cap - 1;
-    uint32_t i = hash & mask;
-    while (s->index[i]) i = (i + 1) & mask;
-    s->index[i] = sym;
-    return sym;
+    if (len) memcpy(s->sym_bytes.data + s->sym_bytes.len, text, len);
+    return add_symbol(s, len, hash);
+}
+
+char *_Nullable ra_sym_tail(ra_source *s, size_t len) {
+    if (len >= UINT32_MAX || !ra_buf_reserve(&s->sym_bytes, len + 1)) return NULL;
+    return (char *)s->sym_bytes.data + s->sym_bytes.len;
+}
+
+uint32_t ra_intern_tail_hashed(ra_source *s, size_t len, uint32_t hash) {
+    const char *text = (const char *)s->sym_bytes.data + s->sym_bytes.len;
+    uint32_t found = ra_lookup(s, text, len, hash);
+    return found ? found : add_symbol(s, len, hash);
+}
+
+uint32_t ra_intern_tail(ra_source *s, size_t len) {
+    return ra_intern_tail_hashed(s, len, ra_hash(s->sym_bytes.data + s->sym_bytes.len, len));
 }
 
 int64_t ra_record_get_or_create(ra_source *s, uint32_t id_sym, uint32_t type_sym, bool *created) {
@@ -228,27 +277,6 @@ bool ra_record_set(ra_source *s, uint32_t rec, uint32_t key, uint64_t value) {
     s->fvals[r->fields + r->count] = value;
     r->count++;
     return true;
-}
-
-uint8_t *_Nullable ra_buf_slot(ra_buf *b, uint32_t len, uint64_t *off) {
-    size_t pad = (RA_HEAP_ALIGN - (b->len % RA_HEAP_ALIGN)) % RA_HEAP_ALIGN;
-    if (!ra_buf_reserve(b, pad + 4 + (size_t)len)) return NULL;
-    memset(b->data + b->len, 0, pad);
-    b->len += pad;
-    *off = b->len;
-    memcpy(b->data + b->len, &len, 4);
-    b->len += 4 + (size_t)len;
-    return b->data + *off + 4;
-}
-
-uint8_t *_Nullable ra_heap_alloc(ra_source *s, uint32_t len, uint64_t *off) { return ra_buf_slot(&s->heap, len, off); }
-
-uint64_t ra_heap_put(ra_source *s, unsigned tag, const void *bytes, uint32_t len) {
-    uint64_t off;
-    uint8_t *p = ra_heap_alloc(s, len, &off);
-    if (!p) return 0;
-    if (len) memcpy(p, bytes, len);
-    return ra_make(tag, off);
 }
 
 uint64_t ra_heap_put_refs(ra_source *s, const uint32_t *syms, uint32_t count) {

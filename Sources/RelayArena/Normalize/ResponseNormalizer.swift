@@ -39,11 +39,16 @@ public final class ResponseNormalizer {
     private var raw: OpaquePointer?
     private let plan: NormalizationPlan  // keeps the C plan alive while the normalizer uses it
 
-    public init(plan: NormalizationPlan, rootID: String = RecordStore.rootID, limits: NormalizationLimits = .init()) throws {
+    /// `expectedBytes`: the response's size when known (a buffer, a file). The arena's arrays are
+    /// then sized once up front instead of doubling as they fill; a wrong figure only costs
+    /// address space.
+    public init(plan: NormalizationPlan, rootID: String = RecordStore.rootID, limits: NormalizationLimits = .init(),
+                expectedBytes: Int? = nil) throws {
         self.plan = plan
         let limits = ra_limits(max_depth: limits.maxDepth, max_bytes: limits.maxBytes)
         raw = rootID.withCString { ra_normalizer_create(plan.raw, $0, strlen($0), limits) }
-        if raw == nil { throw RelayArenaError(code: .outOfMemory, message: "out of memory creating a normalizer") }
+        guard let raw else { throw RelayArenaError(code: .outOfMemory, message: "out of memory creating a normalizer") }
+        if let expectedBytes, expectedBytes > 0 { ra_normalizer_expect(raw, UInt64(expectedBytes)) }
     }
 
     deinit { if let raw { ra_normalizer_destroy(raw) } }
@@ -80,7 +85,9 @@ public final class ResponseNormalizer {
 
     public static func normalize(handle: FileHandle, plan: NormalizationPlan, rootID: String = RecordStore.rootID,
                                  limits: NormalizationLimits = .init(), chunkSize: Int = 64 * 1024) throws -> NormalizedPayload {
-        let normalizer = try ResponseNormalizer(plan: plan, rootID: rootID, limits: limits)
+        var info = stat()
+        let size = fstat(handle.fileDescriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
+        let normalizer = try ResponseNormalizer(plan: plan, rootID: rootID, limits: limits, expectedBytes: size)
         while true {
             let chunk: Data
             do { chunk = try handle.read(upToCount: chunkSize) ?? Data() } catch {

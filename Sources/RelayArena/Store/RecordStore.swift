@@ -80,7 +80,7 @@ public final class RecordStore: @unchecked Sendable {
     @discardableResult
     public func commit(response: some Collection<UInt8>, plan: NormalizationPlan, rootID: String = RecordStore.rootID,
                        limits: NormalizationLimits = .init()) throws -> UpdatedRecordIDs {
-        let normalizer = try ResponseNormalizer(plan: plan, rootID: rootID, limits: limits)
+        let normalizer = try ResponseNormalizer(plan: plan, rootID: rootID, limits: limits, expectedBytes: response.count)
         try normalizer.feed(response)
         return try publishConsuming(normalizer.finish())
     }
