@@ -84,7 +84,55 @@ struct ra_source {
     pthread_rwlock_t lock;
 };
 
+// A small multiply-xorshift hash over 8-byte words (keys are short: IDs, storage keys). The
+// length goes in last, so the state after a text's first full words can be kept and continued:
+// client IDs that share everything but their index hash only their last bytes.
+#define RA_HASH_SEED 0x9E3779B97F4A7C15ull
+static inline uint64_t ra_hash_words(uint64_t h, const void *p, size_t words) {
+    const uint8_t *s = p;
+    for (size_t i = 0; i < words; i++, s += 8) {
+        uint64_t w;
+        memcpy(&w, s, 8);
+        h = (h ^ w) * 0xC4CEB9FE1A85EC53ull;
+        h ^= h >> 29;
+    }
+    return h;
+}
+/// Continues state `h` over `n` more bytes (starting on a word boundary of the whole text) and
+/// finishes the hash of a text of `total` bytes.
+static inline uint32_t ra_hash_continue(uint64_t h, const void *p, size_t n, size_t total) {
+    h = ra_hash_words(h, p, n / 8);
+    uint64_t w = 0;
+    if (n % 8) memcpy(&w, (const uint8_t *)p + n / 8 * 8, n % 8);
+    h = (h ^ w) * 0xC4CEB9FE1A85EC53ull;
+    h ^= (uint64_t)total * 0xFF51AFD7ED558CCDull;
+    h ^= h >> 32;
+    h *= 0xFF51AFD7ED558CCDull;
+    h ^= h >> 33;
+    return (uint32_t)h;
+}
 uint32_t ra_hash(const void *p, size_t n);
+
+// Index slots (ra_source.c): the symbol in the low 28 bits, the top 4 bits of its hash above.
+#define RA_SLOT_SYM 0x0FFFFFFFu
+#define RA_SLOT_TAG 0xF0000000u
+
+// Bulk lookups (publish) pipeline their cache misses: a lookup's index slot is prefetched some
+// iterations ahead, then (once that line is in) the symbol entry it names, then its text.
+static inline void ra_prefetch_slot(const ra_source *s, uint32_t hash) {
+    if (s->index_cap) __builtin_prefetch(&s->index[hash & (s->index_cap - 1)]);
+}
+static inline void ra_prefetch_entry(const ra_source *s, uint32_t hash) {
+    if (!s->index_cap) return;
+    uint32_t slot = s->index[hash & (s->index_cap - 1)];
+    if (slot && (slot & RA_SLOT_TAG) == (hash & RA_SLOT_TAG)) __builtin_prefetch(&s->syms[slot & RA_SLOT_SYM]);
+}
+static inline void ra_prefetch_text(const ra_source *s, uint32_t hash) {
+    if (!s->index_cap) return;
+    uint32_t slot = s->index[hash & (s->index_cap - 1)];
+    if (slot && (slot & RA_SLOT_TAG) == (hash & RA_SLOT_TAG))
+        __builtin_prefetch(s->sym_bytes.data + s->syms[slot & RA_SLOT_SYM].offset);
+}
 /// Interns `text`; returns the symbol (>0) or 0 when out of memory / past the limit.
 uint32_t ra_intern(ra_source *s, const char *text, size_t len);
 /// ra_intern with the hash already known (publish reuses the delta's).

@@ -485,17 +485,66 @@ static int write_type_record(ra_normalizer *n, const char *type, size_t tlen, ui
 
 // Resolves pending records above `mark` (parents after children, so walk backwards), commits
 // them in order, and drops them.
+// The client IDs of one list's items, "client:<parent>:<storage key>:<index>", share all but
+// the index: the prefix is built (in n->scratch) and hashed over its full words once.
+typedef struct cid_prefix {
+    uint32_t parent, key;
+    size_t len;            // prefix bytes in n->scratch, the trailing ':' included
+    uint64_t state;        // hash state after the prefix's full 8-byte words
+} cid_prefix;
+
+static bool cid_prefix_set(ra_normalizer *n, cid_prefix *cp, uint32_t parent, uint32_t storage_key) {
+    if (cp->parent == parent && cp->key == storage_key) return true;
+    uint32_t pl = n->delta->syms[parent].length, kl;
+    const char *ps = ra_sym_ptr(n->delta, parent);
+    const char *k = ra_plan_str(n->plan, storage_key, &kl);
+    ra_buf *b = &n->scratch;
+    b->len = 0;
+    bool ok = (pl >= 7 && memcmp(ps, "client:", 7) == 0) || ra_buf_append(b, "client:", 7);
+    ok = ok && ra_buf_append(b, ps, pl) && ra_buf_append(b, ":", 1) && ra_buf_append(b, k, kl) &&
+         ra_buf_append(b, ":", 1);
+    if (!ok) return false;
+    *cp = (cid_prefix){.parent = parent, .key = storage_key, .len = b->len,
+                       .state = ra_hash_words(RA_HASH_SEED, b->data, b->len / 8)};
+    return true;
+}
+
+// The decimal digits of `v` at the start of `out` (24 bytes); their count.
+static size_t index_digits(char *out, uint64_t v) {
+    char tmp[24];
+    size_t at = sizeof tmp;
+    do tmp[--at] = (char)('0' + v % 10); while ((v /= 10) != 0);
+    memcpy(out, tmp + at, sizeof tmp - at);
+    return sizeof tmp - at;
+}
+
+static uint32_t cid_hash(ra_normalizer *n, const cid_prefix *cp, uint64_t index) {
+    char tail[32];
+    size_t whole = cp->len / 8 * 8, rest = cp->len - whole;
+    memcpy(tail, n->scratch.data + whole, rest);
+    size_t nd = index_digits(tail + rest, index);
+    return ra_hash_continue(cp->state, tail, rest + nd, cp->len + nd);
+}
+
+static uint32_t cid_intern(ra_normalizer *n, const cid_prefix *cp, uint64_t index, uint32_t hash) {
+    char *out = ra_sym_tail(n->delta, cp->len + 24);
+    if (!out) return 0;
+    memcpy(out, n->scratch.data, cp->len);
+    size_t nd = index_digits(out + cp->len, index);
+    return ra_intern_tail_hashed(n->delta, cp->len + nd, hash);
+}
+
 static int settle_pending(ra_normalizer *n, uint32_t mark, uint32_t frame_depth, uint32_t frame_sym) {
     // A list's parked items (an edge per element) resolve in a run of independent lookups: each
     // item's index slot is prefetched AHEAD items before its own lookup.
     enum { AHEAD = 8 };
+    cid_prefix cp = {.parent = 0, .key = RA_NONE};
     for (uint32_t i = n->npend; i-- > mark;) {
         if (i >= mark + AHEAD) {
             pend_rec *q = &n->pend[i - AHEAD];
-            if ((q->parent & RA_ITEM_PEND) && !previous_link(n, frame_sym, q->storage_key, q->index)) {
-                int64_t len = client_id_text(n, frame_sym, q->storage_key, q->index);
-                if (len < 0) return oom(n);
-                q->hash = ra_hash(n->delta->sym_bytes.data + n->delta->sym_bytes.len, (size_t)len);
+            if ((q->parent & RA_ITEM_PEND) && q->index >= 0 && !previous_link(n, frame_sym, q->storage_key, q->index)) {
+                if (!cid_prefix_set(n, &cp, frame_sym, q->storage_key)) return oom(n);
+                q->hash = cid_hash(n, &cp, (uint64_t)q->index);
                 q->hashed = true;
                 prefetch_slot(n->delta, q->hash);
             }
@@ -504,8 +553,8 @@ static int settle_pending(ra_normalizer *n, uint32_t mark, uint32_t frame_depth,
         uint32_t parent = (p->parent & RA_ITEM_PEND) ? frame_sym : n->pend[p->parent].resolved;
         if ((p->parent & RA_ITEM_PEND) && (p->parent & ~RA_ITEM_PEND) != frame_depth) return fail(n, RA_ERR_STATE, "pending record lost its parent");
         if (p->hashed) {
-            int64_t len = client_id_text(n, parent, p->storage_key, p->index);
-            p->resolved = len < 0 ? 0 : ra_intern_tail_hashed(n->delta, (size_t)len, p->hash);
+            if (!cid_prefix_set(n, &cp, parent, p->storage_key)) return oom(n);
+            p->resolved = cid_intern(n, &cp, (uint64_t)p->index, p->hash);
         } else {
             p->resolved = client_id(n, parent, p->storage_key, p->index);
         }

@@ -55,26 +55,7 @@ void ra_error_set(ra_error *err, ra_status code, uint64_t offset, const char *fm
     va_end(ap);
 }
 
-// A small multiply-xorshift hash over 8-byte words: keys are short (IDs, storage keys).
-uint32_t ra_hash(const void *p, size_t n) {
-    const uint8_t *s = p;
-    uint64_t h = 0x9E3779B97F4A7C15ull ^ (n * 0xFF51AFD7ED558CCDull);
-    while (n >= 8) {
-        uint64_t w;
-        memcpy(&w, s, 8);
-        h = (h ^ w) * 0xC4CEB9FE1A85EC53ull;
-        h ^= h >> 29;
-        s += 8;
-        n -= 8;
-    }
-    uint64_t w = 0;
-    if (n) memcpy(&w, s, n);
-    h = (h ^ w) * 0xC4CEB9FE1A85EC53ull;
-    h ^= h >> 32;
-    h *= 0xFF51AFD7ED558CCDull;
-    h ^= h >> 33;
-    return (uint32_t)h;
-}
+uint32_t ra_hash(const void *p, size_t n) { return ra_hash_continue(RA_HASH_SEED, p, n, n); }
 
 ra_source *ra_source_create(void) {
     ra_source *s = ra_calloc(1, sizeof *s);
@@ -113,8 +94,6 @@ void ra_source_unlock(ra_source *s) { pthread_rwlock_unlock(&s->lock); }
 // An index slot holds the symbol in its low 28 bits and the top 4 bits of the symbol's hash above
 // them: a probe that meets another symbol's slot skips it without touching the symbol table
 // (15 times in 16), so a miss costs one cache line of the index, not one per probed symbol.
-#define RA_SLOT_SYM 0x0FFFFFFFu
-#define RA_SLOT_TAG 0xF0000000u
 
 uint32_t ra_lookup(const ra_source *s, const char *text, size_t len, uint32_t hash) {
     if (!s->index_cap) return 0;
