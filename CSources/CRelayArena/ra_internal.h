@@ -217,6 +217,21 @@ static inline bool ra_small_int(const char *s, size_t len, uint64_t *out) {
     *out = ra_make(RA_TAG_INT, (uint64_t)(i ? -v : v) & 0x0FFFFFFFFFFFFFFFull);
     return true;
 }
+/// Equal byte runs, without a libc call for the short texts most IDs and values are.
+static inline bool ra_bytes_equal(const void *x, const void *y, size_t n) {
+    const uint8_t *a = x, *b = y;
+    if (n > 32) return memcmp(a, b, n) == 0;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t u, v;
+        memcpy(&u, a + i, 8);
+        memcpy(&v, b + i, 8);
+        if (u != v) return false;
+    }
+    for (; i < n; i++)
+        if (a[i] != b[i]) return false;
+    return true;
+}
 static inline uint32_t ra_load_u32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
 
 void ra_error_set(ra_error *_Nullable err, ra_status code, uint64_t offset, const char *fmt, ...)

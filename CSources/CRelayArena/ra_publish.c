@@ -121,6 +121,36 @@ static bool value_equal(const ra_source *st, uint64_t sv, const ra_source *d, ui
     }
 }
 
+// value_equal's common cases inline: same tag and a scalar word, a string, or a link.
+static inline __attribute__((always_inline)) bool value_equal_fast(const ra_source *st, uint64_t sv, const ra_source *d, uint64_t dv,
+                                    const uint32_t *tr) {
+    unsigned tag = ra_value_tag(dv);
+    if (tag == ra_value_tag(sv)) {
+        switch (tag) {
+        case RA_TAG_NULL:
+        case RA_TAG_TRUE:
+        case RA_TAG_FALSE:
+        case RA_TAG_INT: return sv == dv;
+        case RA_TAG_REF: return ra_value_payload(sv) == tr[ra_value_payload(dv)];
+        case RA_TAG_STRING: {
+            const uint8_t *a = st->heap.data + ra_value_payload(sv), *b = d->heap.data + ra_value_payload(dv);
+            uint32_t la = ra_load_u32(a);
+            return la == ra_load_u32(b) && ra_bytes_equal(a + 4, b + 4, la);
+        }
+        default: break;
+        }
+    }
+    return value_equal(st, sv, d, dv, tr);
+}
+
+// The store record's value for `key`, trying slot `f` first: a refetch of the same selection
+// lists a record's fields in the same order.
+static inline uint64_t store_value(const ra_source *st, uint32_t rec, uint32_t f, uint32_t key) {
+    const ra_record *r = &st->recs[rec];
+    if (f < r->count && st->fkeys[r->fields + f] == key) return st->fvals[r->fields + f];
+    return ra_record_get(st, rec, key);
+}
+
 // Copies a delta value into the store's heap / symbol space. Cannot fail after reservation.
 static uint64_t translate(ra_source *st, const ra_source *d, uint64_t dv, const uint32_t *tr) {
     switch (ra_value_tag(dv)) {
@@ -219,8 +249,8 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
         uint32_t new_keys = 0;
         for (uint32_t f = 0; f < dr->count; f++) {
             uint64_t dv = d->fvals[dr->fields + f];
-            uint64_t sv = ra_record_get(st, rec1 - 1, tr[d->fkeys[dr->fields + f]]);
-            if (sv && value_equal(st, sv, d, dv, tr)) continue;
+            uint64_t sv = store_value(st, rec1 - 1, f, tr[d->fkeys[dr->fields + f]]);
+            if (sv && value_equal_fast(st, sv, d, dv, tr)) continue;
             if (!sv) new_keys++;
             need_heap += heap_need(d, dv);
             changed = true;
@@ -270,8 +300,8 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
             for (uint32_t f = 0; f < dr->count; f++) {
                 uint32_t key = tr[d->fkeys[dr->fields + f]];
                 uint64_t dv = d->fvals[dr->fields + f];
-                uint64_t sv = ra_record_get(st, (uint32_t)ri, key);
-                if (sv && value_equal(st, sv, d, dv, tr)) continue;
+                uint64_t sv = store_value(st, (uint32_t)ri, f, key);
+                if (sv && value_equal_fast(st, sv, d, dv, tr)) continue;
                 ra_record_set(st, (uint32_t)ri, key, translate(st, d, dv, tr));
             }
         }
