@@ -137,6 +137,14 @@ final class NormalizerTests: XCTestCase {
             try s.publish(try n.finish())
             XCTAssertEqual(s.relayJSON(), reference.relayJSON(), "chunk \(chunk)")
         }
+        // A size hint (right, far too small, far too large) changes how the arena grows, not what it holds.
+        for hint in [bytes.count, 16, bytes.count * 40] {
+            let s = RecordStore()
+            let n = try ResponseNormalizer(plan: p, expectedBytes: hint)
+            try Chunking.split(bytes, size: 4096) { try n.feed($0) }
+            try s.publish(try n.finish())
+            XCTAssertEqual(s.relayJSON(), reference.relayJSON(), "expectedBytes \(hint)")
+        }
         // Streaming from a file in 64 KiB chunks gives the same too.
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("workload-\(UUID()).json")
         try Data(bytes).write(to: url)
