@@ -56,7 +56,18 @@ __attribute__((format(printf, 3, 4))) static int fail(ra_normalizer *n, ra_statu
     return 0;
 }
 
-static int oom(ra_normalizer *n) { return fail(n, RA_ERR_NOMEM, "out of memory while normalizing"); }
+// Allocation failed, or interning hit one of the arena's limits (which says so).
+static int oom(ra_normalizer *n) {
+    if (n->delta && n->delta->nsyms >= RA_MAX_SYMBOLS)
+        return fail(n, RA_ERR_LIMIT, "the response has more than %u data IDs and names, the arena's limit",
+                    RA_MAX_SYMBOLS - 1);
+    return fail(n, RA_ERR_NOMEM, "out of memory while normalizing");
+}
+
+// A scalar longer than a heap slot can hold (4 GiB).
+static int too_long(ra_normalizer *n) {
+    return fail(n, RA_ERR_LIMIT, "a value is longer than the arena's 4 GiB limit");
+}
 
 static const char *sel_name(const ra_normalizer *n, uint32_t sel, int *len) {
     uint32_t l;
@@ -575,6 +586,15 @@ static int settle_pending(ra_normalizer *n, uint32_t mark, uint32_t frame_depth,
 
 static int finish_record(ra_normalizer *n, uint32_t depth, uint32_t type_sym, bool viewer);
 
+// relay's getDataID sees the field's concrete type, else the response object's own `__typename`
+// key; a `__typename` selected under an alias does not count (it only retypes the record later).
+static bool is_viewer(const ra_normalizer *n, const frame *f) {
+    if (f->sel == RA_NONE) return false;
+    uint32_t ct = n->plan->sels[f->sel].concrete_type;
+    if (ct != RA_NONE) return ra_plan_str_eq(n->plan, ct, "Viewer", 6);
+    return f->has_tn && f->tn_len == 6 && memcmp(n->bytes.data + f->tn_off, "Viewer", 6) == 0;
+}
+
 static int close_record(ra_normalizer *n) {
     uint32_t depth = n->depth - 1;
     frame *f = &n->frames[depth];
@@ -585,7 +605,7 @@ static int close_record(ra_normalizer *n) {
         if (ct != RA_NONE && n->plan->sets[f->set].check_count == 0) {
             uint32_t type_sym = plan_sym(n, ct);
             if (!type_sym) return oom(n);
-            return finish_record(n, depth, type_sym, ra_plan_str_eq(n->plan, ct, "Viewer", 6));
+            return finish_record(n, depth, type_sym, is_viewer(n, f));
         }
     }
     size_t tlen = 0;
@@ -633,7 +653,7 @@ static int close_record(ra_normalizer *n) {
             ok = write_type_record(n, type_text, tlen, chk->abstract_key, watch_present(n, f, chk->abstract_key));
     }
     uint32_t type_sym = !ok ? 0 : type_str != RA_NONE ? plan_sym(n, type_str) : ra_intern(n->delta, type_text, tlen);
-    bool viewer = tlen == 6 && memcmp(type_text, "Viewer", 6) == 0;
+    bool viewer = is_viewer(n, f);
     ra_dealloc(type_heap);
     if (!ok) return 0;
     if (!type_sym) return oom(n);
@@ -819,8 +839,9 @@ static int on_scalar(ra_normalizer *n, uint64_t value, const char *text, size_t 
                                              : "Expected data for field `%.*s` to be an array of objects",
                     nl, nm);
     }
+    if (kind >= 2 && len > UINT32_MAX - 16) return too_long(n);
     if (kind == 2) value = number_value(n, text, len);
-    else if (kind == 3) value = len > UINT32_MAX - 16 ? 0 : ra_heap_put(n->delta, RA_TAG_STRING, text, (uint32_t)len);
+    else if (kind == 3) value = ra_heap_put(n->delta, RA_TAG_STRING, text, (uint32_t)len);
     return stage_value(n, &n->frames[n->depth - 1], value);
 }
 
@@ -834,8 +855,9 @@ static inline __attribute__((always_inline)) int direct_scalar(ra_normalizer *n,
     if (f->kind != F_RECORD || f->cur != CUR_DIRECT || f->cur_id || f->cur_tn) return -1;
     const ra_plan_sel *s = &n->plan->sels[f->cur_sel];
     if (s->kind != RA_SEL_SCALAR) return -1;
+    if (kind >= 2 && len > UINT32_MAX - 16) return too_long(n);
     if (kind == 2) value = number_value(n, text, len);
-    else if (kind == 3) value = len > UINT32_MAX - 16 ? 0 : ra_heap_put(n->delta, RA_TAG_STRING, text, (uint32_t)len);
+    else if (kind == 3) value = ra_heap_put(n->delta, RA_TAG_STRING, text, (uint32_t)len);
     if (!value || !stage_field(n, s->storage_key, value, 0)) return oom(n);
     return 1;
 }
@@ -1139,7 +1161,8 @@ static ra_status parse_failed(ra_normalizer *n, yajl_status st, const uint8_t *b
 }
 
 void ra_normalizer_expect(ra_normalizer *n, uint64_t total_bytes) {
-    if (n->failed || n->consumed || total_bytes > n->limits.max_bytes || total_bytes > ((uint64_t)1 << 40)) return;
+    // Past 16 GiB (the default size limit) a guess is not worth its address space.
+    if (n->failed || n->consumed || total_bytes > n->limits.max_bytes || total_bytes > ((uint64_t)1 << 34)) return;
     // Generous per-byte guesses (a to-do list needs a symbol and a record per ~60 bytes, a field
     // slot per ~24 and about half its bytes again as heap and symbol text); past a guess the
     // arrays grow as usual. Failing to reserve is not an error here: growth will report it.

@@ -51,6 +51,9 @@ static inline const char *ra_plan_str(const ra_plan *p, uint32_t i, uint32_t *le
     return p->strings + p->str[i].offset;
 }
 
+// ra_key_prefix's overlapping loads give the key's bytes in order only on a little-endian machine.
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "ra_key_prefix assumes a little-endian target");
+
 // The first 8 bytes of a key as one word (zero-padded), computed the same way for plan keys and
 // response keys, with loads that stay inside the key: one 8-byte load for long keys, two
 // overlapping 4-byte loads for 4–7 bytes, three byte loads for 1–3.

@@ -73,6 +73,19 @@ final class NormalizerTests: XCTestCase {
         }
     }
 
+    /// The Viewer rule looks at the field's concrete type (or the response's own `__typename`),
+    /// not at a `__typename` selected under an alias, which only retypes the record afterwards
+    /// (relay's setValue of the `__typename` storage key). With and without a literal
+    /// `__typename` key in the response (the second takes the normalizer's general path).
+    func testViewerRuleIgnoresAnAliasedTypename() throws {
+        let p = try plan(Self.todo, #"query Q { user(id: "me") { settings { t: __typename theme } } }"#)
+        for settings in [#"{"t":"Viewer","theme":"dark"}"#, #"{"t":"Viewer","__typename":"UserSettings","theme":"dark"}"#] {
+            let s = try store(p, #"{"data":{"user":{"id":"U1","settings":\#(settings)}}}"#)
+            XCTAssertEqual(record(s, "client:U1:settings"), #"{"__id":"client:U1:settings","__typename":"Viewer","theme":"dark"}"#, settings)
+            XCTAssertNil(record(s, "client:root:viewer"), settings)
+        }
+    }
+
     /// An inline fragment whose fields arrive before `__typename`: the values are buffered and
     /// replayed once the type is known; the non-matching branch writes nothing.
     func testTypeConditionDecidedAfterTheFields() throws {

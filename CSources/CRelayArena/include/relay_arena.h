@@ -190,8 +190,9 @@ ra_normalizer *_Nullable ra_normalizer_create(const ra_plan *plan, const char *r
                                               ra_limits limits);
 /// Tells the normalizer how large the whole response will be (when the caller knows: a buffer, a
 /// file), so the delta's arrays are sized once instead of doubling (and rehashing) as they fill.
-/// A hint only: reservations are virtual memory until written, and a wrong hint costs nothing
-/// but that. Call before the first feed.
+/// A hint only: reservations are address space until written (under strict overcommit they
+/// count against the commit limit), and a wrong hint costs nothing but that; hints past 16 GiB
+/// are ignored. Call before the first feed.
 void ra_normalizer_expect(ra_normalizer *n, uint64_t total_bytes);
 /// Feeds the next chunk. On failure the normalizer is done; read ra_normalizer_error.
 ra_status ra_normalizer_feed(ra_normalizer *n, const uint8_t *_Nullable bytes, size_t len);
