@@ -43,7 +43,7 @@ static void append_path(ra_normalizer *n, char *out, size_t cap) {
 }
 
 // Records the first error (with the response path) and stops the parse.
-__attribute__((format(printf, 3, 4))) static int fail(ra_normalizer *n, ra_status code, const char *fmt, ...) {
+__attribute__((format(printf, 3, 4), cold, noinline)) static int fail(ra_normalizer *n, ra_status code, const char *fmt, ...) {
     if (n->failed) return 0;
     n->failed = true;
     n->err.code = code;
@@ -57,7 +57,7 @@ __attribute__((format(printf, 3, 4))) static int fail(ra_normalizer *n, ra_statu
 }
 
 // Allocation failed, or interning hit one of the arena's limits (which says so).
-static int oom(ra_normalizer *n) {
+__attribute__((cold, noinline)) static int oom(ra_normalizer *n) {
     if (n->delta && n->delta->nsyms >= RA_MAX_SYMBOLS)
         return fail(n, RA_ERR_LIMIT, "the response has more than %u data IDs and names, the arena's limit",
                     RA_MAX_SYMBOLS - 1);
@@ -65,7 +65,7 @@ static int oom(ra_normalizer *n) {
 }
 
 // A scalar longer than a heap slot can hold (4 GiB).
-static int too_long(ra_normalizer *n) {
+__attribute__((cold, noinline)) static int too_long(ra_normalizer *n) {
     return fail(n, RA_ERR_LIMIT, "a value is longer than the arena's 4 GiB limit");
 }
 
@@ -93,7 +93,7 @@ static inline __attribute__((always_inline)) bool stage_field(ra_normalizer *n, 
     return true;
 }
 
-static frame *push(ra_normalizer *n, uint8_t kind) {
+static inline __attribute__((always_inline)) frame *push(ra_normalizer *n, uint8_t kind) {
     if (n->depth >= n->limits.max_depth) {
         fail(n, RA_ERR_DEPTH, "nesting depth exceeds the limit of %u", n->limits.max_depth);
         return NULL;
@@ -971,9 +971,47 @@ static int on_start(ra_normalizer *n, bool map) {
 static int cb_start_map(void *ctx) { return on_start(ctx, true); }
 static int cb_start_array(void *ctx) { return on_start(ctx, false); }
 
+// A matched member: the frame now expects the value of entry `e`.
+static inline __attribute__((always_inline)) void expect_entry(ra_normalizer *n, frame *f, const ra_set_info *info,
+                                                               const ra_entry *en, uint32_t e) {
+    f->next_entry = e + 1;
+    f->cur_id = en->is_id;
+    f->cur_tn = en->is_typename;
+    f->present |= en->watch_bits;
+    f->cur_key = en->key;
+    if (en->direct) {
+        f->cur = CUR_DIRECT;
+        f->cur_sel = n->plan->cands[en->first];
+    } else {
+        f->cur = CUR_BUFFER;
+        f->cur_sel = info->entry_first + e;
+    }
+}
+
+static int map_key(ra_normalizer *n, const unsigned char *key, size_t len);
+
+// The common case inline and call-free: a record's member that is the entry after the last one
+// matched (members arrive in selection order), not seen before. Everything else: map_key.
 static int cb_map_key(void *ctx, const unsigned char *key, size_t len) {
     ra_normalizer *n = ctx;
     if (n->failed) return 0;
+    frame *f = &n->frames[n->depth - 1];
+    if (f->kind == F_RECORD) {
+        const ra_set_info *info = &n->plan->info[f->set];
+        uint32_t e = f->next_entry;
+        if (e < info->entry_count && e < 64 && !((f->seen >> e) & 1)) {
+            const ra_entry *en = &n->plan->entries[info->entry_first + e];
+            if (en->key_len == len && len <= 8 && en->key_prefix == ra_key_prefix(key, len)) {
+                f->seen |= 1ull << e;
+                expect_entry(n, f, info, en, e);
+                return 1;
+            }
+        }
+    }
+    return map_key(n, key, len);
+}
+
+__attribute__((noinline)) static int map_key(ra_normalizer *n, const unsigned char *key, size_t len) {
     frame *f = &n->frames[n->depth - 1];
     if (f->kind == F_RECORD) {
         const ra_set_info *info = &n->plan->info[f->set];
@@ -1011,18 +1049,7 @@ static int cb_map_key(void *ctx, const unsigned char *key, size_t len) {
                 if (ra_plan_str_eq(n->plan, n->plan->watch[info->watch_first + w], key, len)) f->present |= 1ull << w;
             return 1;
         }
-        f->next_entry = e + 1;
-        f->cur_id = en->is_id;
-        f->cur_tn = en->is_typename;
-        f->present |= en->watch_bits;
-        f->cur_key = en->key;
-        if (en->direct) {
-            f->cur = CUR_DIRECT;
-            f->cur_sel = n->plan->cands[en->first];
-        } else {
-            f->cur = CUR_BUFFER;
-            f->cur_sel = info->entry_first + e;
-        }
+        expect_entry(n, f, info, en, e);
         return 1;
     }
     int r = remember_key(n, f, key, len);
