@@ -504,8 +504,12 @@ typedef struct cid_prefix {
     uint64_t state;        // hash state after the prefix's full 8-byte words
 } cid_prefix;
 
-static bool cid_prefix_set(ra_normalizer *n, cid_prefix *cp, uint32_t parent, uint32_t storage_key) {
-    if (cp->parent == parent && cp->key == storage_key) return true;
+static bool cid_prefix_build(ra_normalizer *n, cid_prefix *cp, uint32_t parent, uint32_t storage_key);
+static inline bool cid_prefix_set(ra_normalizer *n, cid_prefix *cp, uint32_t parent, uint32_t storage_key) {
+    return (cp->parent == parent && cp->key == storage_key) || cid_prefix_build(n, cp, parent, storage_key);
+}
+
+static bool cid_prefix_build(ra_normalizer *n, cid_prefix *cp, uint32_t parent, uint32_t storage_key) {
     uint32_t pl = n->delta->syms[parent].length, kl;
     const char *ps = ra_sym_ptr(n->delta, parent);
     const char *k = ra_plan_str(n->plan, storage_key, &kl);
@@ -550,10 +554,13 @@ static int settle_pending(ra_normalizer *n, uint32_t mark, uint32_t frame_depth,
     // item's index slot is prefetched AHEAD items before its own lookup.
     enum { AHEAD = 8 };
     cid_prefix cp = {.parent = 0, .key = RA_NONE};
+    // Only a parent already in the payload can link an earlier ID (relay's reuse of it).
+    bool parent_known = ra_source_record_for_symbol(n->delta, frame_sym) >= 0;
     for (uint32_t i = n->npend; i-- > mark;) {
         if (i >= mark + AHEAD) {
             pend_rec *q = &n->pend[i - AHEAD];
-            if ((q->parent & RA_ITEM_PEND) && q->index >= 0 && !previous_link(n, frame_sym, q->storage_key, q->index)) {
+            if ((q->parent & RA_ITEM_PEND) && q->index >= 0 &&
+                !(parent_known && previous_link(n, frame_sym, q->storage_key, q->index))) {
                 if (!cid_prefix_set(n, &cp, frame_sym, q->storage_key)) return oom(n);
                 q->hash = cid_hash(n, &cp, (uint64_t)q->index);
                 q->hashed = true;
