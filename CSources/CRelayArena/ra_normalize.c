@@ -379,14 +379,21 @@ static int commit(ra_normalizer *n, uint32_t id, uint32_t type, const staged_fie
     return 1;
 }
 
-// Writes generateClientID(parent, storageKey, index) at the end of the delta's symbol bytes (not
-// interned yet); its length, or -1 on OOM.
-static int64_t client_id_text(ra_normalizer *n, uint32_t parent, uint32_t storage_key, int64_t index) {
+// The decimal digits of `v` at the start of `out` (24 bytes); their count.
+static size_t index_digits(char *out, uint64_t v) {
+    char tmp[24];
+    size_t at = sizeof tmp;
+    do tmp[--at] = (char)('0' + v % 10); while ((v /= 10) != 0);
+    memcpy(out, tmp + at, sizeof tmp - at);
+    return sizeof tmp - at;
+}
+
+// Writes "client:<parent>:<storage key>" (no second "client:" when the parent is a client ID)
+// to `out`, which has room for 7 + the parent's length + 1 + the key's; returns its length.
+static size_t client_prefix(ra_normalizer *n, char *out, uint32_t parent, uint32_t storage_key) {
     uint32_t pl = n->delta->syms[parent].length, kl;
+    const char *ps = ra_sym_ptr(n->delta, parent);
     const char *k = ra_plan_str(n->plan, storage_key, &kl);
-    char *out = ra_sym_tail(n->delta, 7 + (size_t)pl + 1 + kl + 21);
-    if (!out) return -1;
-    const char *ps = ra_sym_ptr(n->delta, parent);  // after the reserve, which may move the bytes
     char *w = out;
     if (!(pl >= 7 && memcmp(ps, "client:", 7) == 0)) {
         memcpy(w, "client:", 7);
@@ -396,17 +403,25 @@ static int64_t client_id_text(ra_normalizer *n, uint32_t parent, uint32_t storag
     w += pl;
     *w++ = ':';
     memcpy(w, k, kl);
-    w += kl;
+    return (size_t)(w + kl - out);
+}
+
+// Room for client_prefix's text plus ":" and an index.
+static size_t client_id_room(ra_normalizer *n, uint32_t parent, uint32_t storage_key) {
+    return 7 + (size_t)n->delta->syms[parent].length + 1 + n->plan->str[storage_key].length + 1 + 24;
+}
+
+// Writes generateClientID(parent, storageKey, index) at the end of the delta's symbol bytes (not
+// interned yet); its length, or -1 on OOM.
+static int64_t client_id_text(ra_normalizer *n, uint32_t parent, uint32_t storage_key, int64_t index) {
+    char *out = ra_sym_tail(n->delta, client_id_room(n, parent, storage_key));
+    if (!out) return -1;
+    size_t len = client_prefix(n, out, parent, storage_key);  // after the reserve, which may move the bytes
     if (index >= 0) {
-        char num[24];
-        size_t at = sizeof num;
-        uint64_t v = (uint64_t)index;
-        do num[--at] = (char)('0' + v % 10); while ((v /= 10) != 0);
-        num[--at] = ':';
-        memcpy(w, num + at, sizeof num - at);
-        w += sizeof num - at;
+        out[len++] = ':';
+        len += index_digits(out + len, (uint64_t)index);
     }
-    return w - out;
+    return (int64_t)len;
 }
 
 // Starts loading the index slot a symbol with this hash will probe: the lookup itself comes
@@ -510,27 +525,15 @@ static inline bool cid_prefix_set(ra_normalizer *n, cid_prefix *cp, uint32_t par
 }
 
 static bool cid_prefix_build(ra_normalizer *n, cid_prefix *cp, uint32_t parent, uint32_t storage_key) {
-    uint32_t pl = n->delta->syms[parent].length, kl;
-    const char *ps = ra_sym_ptr(n->delta, parent);
-    const char *k = ra_plan_str(n->plan, storage_key, &kl);
     ra_buf *b = &n->scratch;
     b->len = 0;
-    bool ok = (pl >= 7 && memcmp(ps, "client:", 7) == 0) || ra_buf_append(b, "client:", 7);
-    ok = ok && ra_buf_append(b, ps, pl) && ra_buf_append(b, ":", 1) && ra_buf_append(b, k, kl) &&
-         ra_buf_append(b, ":", 1);
-    if (!ok) return false;
-    *cp = (cid_prefix){.parent = parent, .key = storage_key, .len = b->len,
-                       .state = ra_hash_words(RA_HASH_SEED, b->data, b->len / 8)};
+    if (!ra_buf_reserve(b, client_id_room(n, parent, storage_key))) return false;
+    size_t len = client_prefix(n, (char *)b->data, parent, storage_key);
+    b->data[len++] = ':';
+    b->len = len;
+    *cp = (cid_prefix){.parent = parent, .key = storage_key, .len = len,
+                       .state = ra_hash_words(RA_HASH_SEED, b->data, len / 8)};
     return true;
-}
-
-// The decimal digits of `v` at the start of `out` (24 bytes); their count.
-static size_t index_digits(char *out, uint64_t v) {
-    char tmp[24];
-    size_t at = sizeof tmp;
-    do tmp[--at] = (char)('0' + v % 10); while ((v /= 10) != 0);
-    memcpy(out, tmp + at, sizeof tmp - at);
-    return sizeof tmp - at;
 }
 
 static uint32_t cid_hash(ra_normalizer *n, const cid_prefix *cp, uint64_t index) {
