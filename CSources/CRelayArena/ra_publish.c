@@ -202,12 +202,11 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
     uint32_t nchanges = 0;
     if (!tr || !changes) goto oom;
     // Interning adds symbols only: invisible to readers of records, so it may run first.
-    // The store's index, symbol entries and texts are large and probed at random: each lookup's
-    // lines are requested 16, 8 and 4 symbols ahead of it.
+    // The store's index and symbol entries are large and probed at random: each lookup's lines
+    // are requested 16 and 8 symbols ahead of it.
     for (uint32_t sym = 1; sym < d->nsyms; sym++) {
         if (sym + 16 < d->nsyms) ra_prefetch_slot(st, d->syms[sym + 16].hash);
         if (sym + 8 < d->nsyms) ra_prefetch_entry(st, d->syms[sym + 8].hash);
-        if (sym + 4 < d->nsyms) ra_prefetch_text(st, d->syms[sym + 4].hash);
         tr[sym] = ra_intern_hashed(st, ra_sym_ptr(d, sym), d->syms[sym].length, d->syms[sym].hash);
         if (!tr[sym]) goto oom;
     }
@@ -216,18 +215,12 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
     uint64_t need_fields = 0, need_recs = 0;
     size_t need_heap = 0;
     for (uint32_t i = 0; i < d->nrecs; i++) {
-        // The store records ahead: symbol entry 12 records on, record 6 on, its slots 3 on.
-        if (i + 12 < d->nrecs && d->recs[i + 12].id) __builtin_prefetch(&st->syms[tr[d->recs[i + 12].id]]);
-        if (i + 6 < d->nrecs && d->recs[i + 6].id) {
-            uint32_t r1 = st->syms[tr[d->recs[i + 6].id]].record;
+        // The store records ahead: the symbol entry 8 records on, the record 4 on (tr[0] is 0 and
+        // syms[0] exists, so an empty slot needs no test).
+        if (i + 8 < d->nrecs) __builtin_prefetch(&st->syms[tr[d->recs[i + 8].id]]);
+        if (i + 4 < d->nrecs) {
+            uint32_t r1 = st->syms[tr[d->recs[i + 4].id]].record;
             if (r1) __builtin_prefetch(&st->recs[r1 - 1]);
-        }
-        if (i + 3 < d->nrecs && d->recs[i + 3].id) {
-            uint32_t r1 = st->syms[tr[d->recs[i + 3].id]].record;
-            if (r1) {
-                __builtin_prefetch(&st->fkeys[st->recs[r1 - 1].fields]);
-                __builtin_prefetch(&st->fvals[st->recs[r1 - 1].fields]);
-            }
         }
         const ra_record *dr = &d->recs[i];
         if (!dr->id) continue;
