@@ -88,13 +88,17 @@ public final class ResponseNormalizer {
         var info = stat()
         let size = fstat(handle.fileDescriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
         let normalizer = try ResponseNormalizer(plan: plan, rootID: rootID, limits: limits, expectedBytes: size)
+        // One buffer, refilled with read(2): no allocation and no copy per chunk.
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(chunkSize, 1), alignment: 16)
+        defer { buffer.deallocate() }
         while true {
-            let chunk: Data
-            do { chunk = try handle.read(upToCount: chunkSize) ?? Data() } catch {
-                throw RelayArenaError(code: .io, message: "read failed: \(error)")
+            let n = read(handle.fileDescriptor, buffer.baseAddress, buffer.count)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw RelayArenaError(code: .io, message: "read failed: \(String(cString: strerror(errno)))")
             }
-            if chunk.isEmpty { break }
-            try chunk.withUnsafeBytes { try normalizer.feed($0) }
+            if n == 0 { break }
+            try normalizer.feed(UnsafeRawBufferPointer(rebasing: buffer[..<n]))
         }
         return try normalizer.finish()
     }
