@@ -765,6 +765,21 @@ static int replay(ra_normalizer *n, uint32_t depth, uint32_t cand, uint64_t text
     return ok;
 }
 
+// The usual selected `id` (a non-empty string, a direct scalar member of a non-root record): its
+// text goes to the heap as the field's value, and the data ID is interned from there when the
+// record closes (see frame_id), its index slot prefetched now.
+static inline __attribute__((always_inline)) int stage_id(ra_normalizer *n, frame *f, const char *text, size_t len) {
+    uint64_t v = ra_heap_put(n->delta, RA_TAG_STRING, text, (uint32_t)len);
+    if (!v || !stage_field(n, n->plan->sels[f->cur_sel].storage_key, v, 0)) return oom(n);
+    f->id_state = ID_STRING;
+    f->id_off = ra_value_payload(v) + 4;
+    f->id_len = (uint32_t)len;
+    f->id_hash = ra_hash(text, len);
+    f->id_deferred = true;
+    prefetch_slot(n->delta, f->id_hash);
+    return 1;
+}
+
 // MARK: - yajl callbacks
 
 static int on_scalar(ra_normalizer *n, uint64_t value, const char *text, size_t len, bool is_string, int kind) {
@@ -801,17 +816,7 @@ static int on_scalar(ra_normalizer *n, uint64_t value, const char *text, size_t 
             f->id_state = ID_STRING;
             if (f->cur == CUR_DIRECT && n->plan->sels[f->cur_sel].kind == RA_SEL_SCALAR && !f->cur_tn &&
                 len <= UINT32_MAX - 16) {
-                // The usual selected `id`: its text goes to the heap as the field's value, and the
-                // data ID is interned from there when the record closes (see frame_id).
-                uint64_t v = ra_heap_put(n->delta, RA_TAG_STRING, text, (uint32_t)len);
-                if (!v || !stage_value(n, f, v)) return oom(n);
-                f = &n->frames[n->depth - 1];
-                f->id_off = ra_value_payload(v) + 4;
-                f->id_len = (uint32_t)len;
-                f->id_hash = ra_hash(text, len);
-                f->id_deferred = true;
-                prefetch_slot(n->delta, f->id_hash);
-                return 1;
+                return stage_id(n, f, text, len);
             }
             f->resolved = ra_intern(n->delta, text, len);
             if (!f->resolved) return oom(n);
@@ -862,9 +867,13 @@ static inline __attribute__((always_inline)) int direct_scalar(ra_normalizer *n,
                                                                const char *text, size_t len) {
     if (n->failed || !n->depth) return -1;
     frame *f = &n->frames[n->depth - 1];
-    if (f->kind != F_RECORD || f->cur != CUR_DIRECT || f->cur_id || f->cur_tn) return -1;
+    if (f->kind != F_RECORD || f->cur != CUR_DIRECT || f->cur_tn) return -1;
     const ra_plan_sel *s = &n->plan->sels[f->cur_sel];
     if (s->kind != RA_SEL_SCALAR) return -1;
+    if (f->cur_id) {
+        if (kind != 3 || len == 0 || len > UINT32_MAX - 16 || f->sel == RA_NONE) return -1;
+        return stage_id(n, f, text, len);
+    }
     if (kind >= 2 && len > UINT32_MAX - 16) return too_long(n);
     if (kind == 2) value = number_value(n, text, len);
     else if (kind == 3) value = ra_heap_put(n->delta, RA_TAG_STRING, text, (uint32_t)len);
