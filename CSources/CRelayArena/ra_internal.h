@@ -117,8 +117,8 @@ uint32_t ra_hash(const void *p, size_t n);
 #define RA_SLOT_SYM 0x0FFFFFFFu
 #define RA_SLOT_TAG 0xF0000000u
 
-// Bulk lookups (publish) pipeline their cache misses: a lookup's index slot is prefetched some
-// iterations ahead, then (once that line is in) the symbol entry it names, then its text.
+// Lookups pipeline their cache misses: a lookup's index slot is prefetched some iterations (or
+// members) ahead, then, in bulk lookups (publish), the symbol entry it names once that line is in.
 static inline void ra_prefetch_slot(const ra_source *s, uint32_t hash) {
     if (s->index_cap) __builtin_prefetch(&s->index[hash & (s->index_cap - 1)]);
 }
@@ -126,12 +126,6 @@ static inline void ra_prefetch_entry(const ra_source *s, uint32_t hash) {
     if (!s->index_cap) return;
     uint32_t slot = s->index[hash & (s->index_cap - 1)];
     if (slot && (slot & RA_SLOT_TAG) == (hash & RA_SLOT_TAG)) __builtin_prefetch(&s->syms[slot & RA_SLOT_SYM]);
-}
-static inline void ra_prefetch_text(const ra_source *s, uint32_t hash) {
-    if (!s->index_cap) return;
-    uint32_t slot = s->index[hash & (s->index_cap - 1)];
-    if (slot && (slot & RA_SLOT_TAG) == (hash & RA_SLOT_TAG))
-        __builtin_prefetch(s->sym_bytes.data + s->syms[slot & RA_SLOT_SYM].offset);
 }
 /// Interns `text`; returns the symbol (>0) or 0 when out of memory / past the limit.
 uint32_t ra_intern(ra_source *s, const char *text, size_t len);

@@ -424,11 +424,6 @@ static int64_t client_id_text(ra_normalizer *n, uint32_t parent, uint32_t storag
     return (int64_t)len;
 }
 
-// Starts loading the index slot a symbol with this hash will probe: the lookup itself comes
-// later (when the record closes, or a few records on), by which time the line has arrived.
-static inline void prefetch_slot(const ra_source *s, uint32_t hash) {
-    if (s->index_cap) __builtin_prefetch(&s->index[hash & (s->index_cap - 1)], 1);
-}
 
 // The ID the parent already links there in this payload (relay reuses it when the same field is
 // normalized twice), or 0.
@@ -567,7 +562,7 @@ static int settle_pending(ra_normalizer *n, uint32_t mark, uint32_t frame_depth,
                 if (!cid_prefix_set(n, &cp, frame_sym, q->storage_key)) return oom(n);
                 q->hash = cid_hash(n, &cp, (uint64_t)q->index);
                 q->hashed = true;
-                prefetch_slot(n->delta, q->hash);
+                ra_prefetch_slot(n->delta, q->hash);
             }
         }
         pend_rec *p = &n->pend[i];
@@ -776,7 +771,7 @@ static inline __attribute__((always_inline)) int stage_id(ra_normalizer *n, fram
     f->id_len = (uint32_t)len;
     f->id_hash = ra_hash(text, len);
     f->id_deferred = true;
-    prefetch_slot(n->delta, f->id_hash);
+    ra_prefetch_slot(n->delta, f->id_hash);
     return 1;
 }
 
