@@ -2,11 +2,30 @@
 // counted, so tests can require the live count to come back to where it was: zero leaks, exactly.
 // Blocks of 1 MiB and more (arenas, heaps, slot arrays) are mapped directly and grow with mremap:
 // the pages move instead of being copied, and growth never holds two copies at once.
+//
+// Freed mapped blocks are kept, up to a limit (256 MiB unless set), for the next arena to reuse: a
+// batch job that normalizes one response after another then writes into pages it already owns,
+// instead of paying the kernel to unmap them, fault them in again and zero them (a fifth of a
+// 100k-todo ingest's time was that). ra_release_retained_memory() hands them back. Under
+// AddressSanitizer retained blocks are poisoned, so a stale pointer into one is still reported.
 #define _GNU_SOURCE 1  // mremap
 #include "ra_internal.h"
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#include <sanitizer/asan_interface.h>
+#define RA_POISON(p, n) ASAN_POISON_MEMORY_REGION(p, n)
+#define RA_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
+#endif
+#endif
+#ifndef RA_POISON
+#define RA_POISON(p, n) ((void)(p), (void)(n))
+#define RA_UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
 
 static _Atomic int64_t live_blocks;
 
@@ -14,16 +33,114 @@ static _Atomic int64_t live_blocks;
 #define RA_HEADER 16u
 enum { KIND_HEAP = 0x48454150u, KIND_MAP = 0x4d415050u };
 
-// Header before every block: its usable size and how it was obtained.
+// Header before every block: its usable size and how it was obtained; a mapped block also
+// records how many bytes are mapped (a reused block may have more than its size needs).
 typedef struct header {
     size_t size;
     uint32_t kind;
-    uint32_t pad;
+    uint32_t mapped_pages;
 } header;
 
 _Static_assert(sizeof(header) == RA_HEADER, "header keeps blocks 16-byte aligned");
 
-static size_t page_round(size_t n) { return (n + 4095) & ~(size_t)4095; }
+#define RA_PAGE ((size_t)4096)
+#define RA_RETAIN_SLOTS 64
+
+static size_t page_round(size_t n) { return (n + RA_PAGE - 1) & ~(RA_PAGE - 1); }
+static size_t mapped_bytes(const header *h) { return (size_t)h->mapped_pages * RA_PAGE; }
+
+// Retained blocks, oldest first. Only blocks of 1 MiB and more pass through here, a few per
+// payload, so one mutex is no contention.
+static pthread_mutex_t retain_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct retained {
+    void *base;
+    size_t bytes;
+} retained[RA_RETAIN_SLOTS];
+static size_t nretained, retained_total;
+static size_t retain_limit = (size_t)256 << 20;
+
+static void retained_remove(size_t i) {
+    retained_total -= retained[i].bytes;
+    memmove(&retained[i], &retained[i + 1], (nretained - i - 1) * sizeof retained[0]);
+    nretained--;
+}
+
+// The smallest retained block of at least `bytes` and not much more (a small array must not pin a
+// large mapping), or NULL.
+static void *retained_take(size_t bytes, size_t *got) {
+    pthread_mutex_lock(&retain_lock);
+    size_t best = nretained;
+    for (size_t i = 0; i < nretained; i++) {
+        size_t have = retained[i].bytes;
+        if (have >= bytes && have / 4 <= bytes + RA_MAP_MIN && (best == nretained || have < retained[best].bytes)) best = i;
+    }
+    void *m = NULL;
+    if (best < nretained) {
+        m = retained[best].base;
+        *got = retained[best].bytes;
+        retained_remove(best);
+    }
+    pthread_mutex_unlock(&retain_lock);
+    if (m) RA_UNPOISON(m, *got);
+    return m;
+}
+
+// Keeps a freed mapping for reuse, evicting the oldest to stay within the budget; unmaps what
+// is not kept (outside the lock).
+static void retained_give(void *base, size_t bytes) {
+    void *evict[RA_RETAIN_SLOTS + 1];
+    size_t nevict[RA_RETAIN_SLOTS + 1], ne = 0;
+    pthread_mutex_lock(&retain_lock);
+    if (bytes > retain_limit) {
+        evict[ne] = base, nevict[ne++] = bytes;
+    } else {
+        RA_POISON(base, bytes);
+        while (nretained && (nretained == RA_RETAIN_SLOTS || retained_total + bytes > retain_limit)) {
+            evict[ne] = retained[0].base, nevict[ne++] = retained[0].bytes;
+            retained_remove(0);
+        }
+        retained[nretained++] = (struct retained){base, bytes};
+        retained_total += bytes;
+    }
+    pthread_mutex_unlock(&retain_lock);
+    for (size_t i = 0; i < ne; i++) {
+        RA_UNPOISON(evict[i], nevict[i]);
+        munmap(evict[i], nevict[i]);
+    }
+}
+
+// Unmaps retained blocks, oldest first, until at most `keep` bytes are kept.
+static void trim_retained(size_t keep) {
+    for (;;) {
+        pthread_mutex_lock(&retain_lock);
+        if (retained_total <= keep || !nretained) {
+            pthread_mutex_unlock(&retain_lock);
+            return;
+        }
+        struct retained r = retained[0];
+        retained_remove(0);
+        pthread_mutex_unlock(&retain_lock);
+        RA_UNPOISON(r.base, r.bytes);
+        munmap(r.base, r.bytes);
+    }
+}
+
+void ra_release_retained_memory(void) { trim_retained(0); }
+
+void ra_set_retained_memory_limit(uint64_t bytes) {
+    size_t limit = bytes > SIZE_MAX ? SIZE_MAX : (size_t)bytes;
+    pthread_mutex_lock(&retain_lock);
+    retain_limit = limit;
+    pthread_mutex_unlock(&retain_lock);
+    trim_retained(limit);  // what is kept past the new limit goes now
+}
+
+uint64_t ra_retained_memory_bytes(void) {
+    pthread_mutex_lock(&retain_lock);
+    uint64_t total = retained_total;
+    pthread_mutex_unlock(&retain_lock);
+    return total;
+}
 
 static void *finish(header *h, size_t n, uint32_t kind) {
     h->size = n;
@@ -35,12 +152,21 @@ static void *finish(header *h, size_t n, uint32_t kind) {
 static void *alloc(size_t n, bool zero) {
     if (n > SIZE_MAX / 2) return NULL;
     if (n >= RA_MAP_MIN) {
-        void *m = mmap(NULL, page_round(n + RA_HEADER), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (m == MAP_FAILED) return NULL;
-        // Arenas are written front to back and read at random: huge pages cut the page faults
-        // (half the time of a large ingest was the kernel's) and TLB misses. Advice only.
-        (void)madvise(m, page_round(n + RA_HEADER), MADV_HUGEPAGE);
-        return finish(m, n, KIND_MAP);  // mapped pages come zeroed
+        size_t want = page_round(n + RA_HEADER), got;
+        if (want / RA_PAGE > UINT32_MAX) return NULL;
+        void *m = retained_take(want, &got);
+        if (m) {
+            if (zero) memset(m, 0, n + RA_HEADER);  // reused pages hold the last block's bytes
+        } else {
+            m = mmap(NULL, want, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            if (m == MAP_FAILED) return NULL;
+            got = want;
+            // Arenas are written front to back and read at random: huge pages cut the page faults
+            // (half the time of a large ingest was the kernel's) and TLB misses. Advice only.
+            (void)madvise(m, want, MADV_HUGEPAGE);  // mapped pages come zeroed
+        }
+        ((header *)m)->mapped_pages = (uint32_t)(got / RA_PAGE);
+        return finish(m, n, KIND_MAP);
     }
     header *h = zero ? calloc(1, n + RA_HEADER) : malloc(n + RA_HEADER);
     return h ? finish(h, n, KIND_HEAP) : NULL;
@@ -58,9 +184,16 @@ void *ra_realloc(void *p, size_t n) {
     if (n > SIZE_MAX / 2) return NULL;
     header *h = (header *)((uint8_t *)p - RA_HEADER);
     if (h->kind == KIND_MAP && n >= RA_MAP_MIN) {
-        void *m = mremap(h, page_round(h->size + RA_HEADER), page_round(n + RA_HEADER), MREMAP_MAYMOVE);
+        size_t want = page_round(n + RA_HEADER);
+        if (want / RA_PAGE > UINT32_MAX) return NULL;
+        if (want <= mapped_bytes(h)) {  // a reused block may have the room already
+            h->size = n;
+            return p;
+        }
+        header *m = mremap(h, mapped_bytes(h), want, MREMAP_MAYMOVE);
         if (m == MAP_FAILED) return NULL;
-        ((header *)m)->size = n;
+        m->size = n;
+        m->mapped_pages = (uint32_t)(want / RA_PAGE);
         return (uint8_t *)m + RA_HEADER;
     }
     if (h->kind == KIND_HEAP && n < RA_MAP_MIN) {
@@ -81,7 +214,7 @@ void ra_dealloc(void *p) {
     if (!p) return;
     header *h = (header *)((uint8_t *)p - RA_HEADER);
     atomic_fetch_sub_explicit(&live_blocks, 1, memory_order_relaxed);
-    if (h->kind == KIND_MAP) munmap(h, page_round(h->size + RA_HEADER));
+    if (h->kind == KIND_MAP) retained_give(h, mapped_bytes(h));
     else free(h);
 }
 

@@ -211,6 +211,13 @@ void ra_normalizer_destroy(ra_normalizer *_Nullable n);
 /// starting value once every source, plan and normalizer is destroyed.
 int64_t ra_live_allocations(void);
 
+/// Large blocks (1 MiB and more) that sources and normalizers have freed are kept, up to a limit
+/// (256 MiB unless set), for the next ones to reuse without the kernel's unmap, fault and
+/// zeroing. ra_release_retained_memory() unmaps them now; a limit of 0 keeps none.
+void ra_release_retained_memory(void);
+uint64_t ra_retained_memory_bytes(void);
+void ra_set_retained_memory_limit(uint64_t bytes);
+
 // MARK: - Benchmark comparator
 
 /// Parses `bytes` with yajl and no-op callbacks in `chunk`-sized pieces; 1 when the JSON is valid.

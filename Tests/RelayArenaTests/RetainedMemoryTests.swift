@@ -1,0 +1,70 @@
+// Freed arena blocks are kept and handed to the next store (ra_alloc.c). Reused pages hold the
+// previous arena's bytes, so a store built in them must come out exactly as one built in fresh,
+// zeroed pages; the knobs must do what they say.
+import RelayArena
+import RelayArenaWorkloads
+import XCTest
+
+final class RetainedMemoryTests: XCTestCase {
+    override func tearDown() {
+        RecordStore.setRetainedMemoryLimit(256 << 20)
+        super.tearDown()
+    }
+
+    func testAStoreBuiltInReusedMemoryEqualsOneBuiltInFreshMemory() throws {
+        // 100k todos: every array of the arena, the symbol index included (zeroed memory), is past
+        // the 1 MiB at which blocks are mapped.
+        let plan = try TodoListSetup.plan(todos: 100_000)
+        let workload = TodoListWorkload(todos: 100_000)
+        let response = workload.response()
+        let other = workload.response(changedPercent: 100)
+
+        RecordStore.setRetainedMemoryLimit(0)
+        XCTAssertEqual(RecordStore.retainedMemoryBytes, 0)
+        let fresh = RecordStore()
+        try fresh.commit(response: response, plan: plan)
+        let expected = fresh.relayJSON()
+
+        RecordStore.setRetainedMemoryLimit(256 << 20)
+        do {
+            let dirty = RecordStore()
+            try dirty.commit(response: other, plan: plan)
+            XCTAssertNotEqual(dirty.relayJSON(), expected)
+        }
+        let kept = RecordStore.retainedMemoryBytes
+        XCTAssertGreaterThan(kept, 1 << 20, "the dropped store's blocks are kept")
+
+        let reused = RecordStore()
+        try reused.commit(response: response, plan: plan)
+        XCTAssertLessThan(RecordStore.retainedMemoryBytes, kept, "the new store took kept blocks")
+        XCTAssertEqual(reused.relayJSON(), expected)
+        // And it merges like any store: a refetch with changes updates the same records.
+        XCTAssertEqual(Array(try reused.commit(response: other, plan: plan)), Array(try fresh.commit(response: other, plan: plan)))
+        XCTAssertEqual(reused.relayJSON(), fresh.relayJSON())
+    }
+
+    func testReleaseAndLimit() throws {
+        let plan = try TodoListSetup.plan(todos: 20_000)
+        let response = TodoListWorkload(todos: 20_000).response()
+        RecordStore.setRetainedMemoryLimit(256 << 20)
+        do {
+            let store = RecordStore()
+            try store.commit(response: response, plan: plan)
+        }
+        XCTAssertGreaterThan(RecordStore.retainedMemoryBytes, 0)
+        RecordStore.releaseRetainedMemory()
+        XCTAssertEqual(RecordStore.retainedMemoryBytes, 0)
+
+        do {
+            let store = RecordStore()
+            try store.commit(response: response, plan: plan)
+        }
+        let kept = RecordStore.retainedMemoryBytes
+        XCTAssertGreaterThan(kept, 2 << 20)
+        RecordStore.setRetainedMemoryLimit(kept / 2)
+        XCTAssertLessThanOrEqual(RecordStore.retainedMemoryBytes, kept / 2)
+        XCTAssertGreaterThan(RecordStore.retainedMemoryBytes, 0, "only what is past the limit goes")
+        RecordStore.setRetainedMemoryLimit(0)
+        XCTAssertEqual(RecordStore.retainedMemoryBytes, 0)
+    }
+}
