@@ -54,11 +54,17 @@ static inline bool ra_grow(void *_Nullable *_Nonnull p, uint32_t *cap, uint32_t 
 }
 
 typedef struct ra_symbol {
-    uint32_t offset;   // into sym_bytes
-    uint32_t length;
-    uint32_t hash;
+    uint32_t offset;   // into sym_bytes; RA_SYM_DERIVED set: the symbol's text is derived (below)
+    uint32_t length;   // of the text, derived or not
+    uint32_t hash;     // of the text
     uint32_t record;   // record index + 1; 0 = none
 } ra_symbol;
+
+// A list item's client ID, "<prefix>:<index>" (the prefix being "client:<parent>:<storage key>"),
+// is not stored as text: its bytes hold {u32 prefix symbol, u32 index}, 8 bytes instead of the
+// ~50 of the text, which is written out only when asked for (ra_sym_write).
+#define RA_SYM_DERIVED 0x80000000u
+#define RA_MAX_SYM_BYTES (RA_SYM_DERIVED - 1)  // symbol bytes of one source
 
 typedef struct ra_record {
     uint32_t id;       // symbol
@@ -81,6 +87,7 @@ struct ra_source {
     ra_buf heap;
     uint32_t *updated;       // symbols updated by the last publish
     uint32_t nupdated, capupdated;
+    struct ra_text_cache *texts;  // derived symbols' texts, written out on request (ra_source.c)
     pthread_rwlock_t lock;
 };
 
@@ -141,8 +148,42 @@ uint32_t ra_intern_tail_hashed(ra_source *s, size_t len, uint32_t hash);
 /// Room for that many more symbols (and their bytes), records, field slots and heap bytes, so a
 /// payload of known size grows its arrays once. false on OOM / past the limits.
 bool ra_source_reserve(ra_source *s, uint32_t syms, size_t sym_bytes, uint32_t recs, uint32_t fields, size_t heap);
+/// The text of a symbol that is not derived (NUL-terminated).
 static inline const char *ra_sym_ptr(const ra_source *s, uint32_t sym) {
     return (const char *)s->sym_bytes.data + s->syms[sym].offset;
+}
+static inline bool ra_sym_derived(const ra_source *s, uint32_t sym) { return s->syms[sym].offset & RA_SYM_DERIVED; }
+/// A derived symbol's prefix symbol and index.
+static inline void ra_sym_derivation(const ra_source *s, uint32_t sym, uint32_t *prefix, uint32_t *index) {
+    const uint8_t *p = s->sym_bytes.data + (s->syms[sym].offset & ~RA_SYM_DERIVED);
+    memcpy(prefix, p, 4);
+    memcpy(index, p + 4, 4);
+}
+/// Writes the symbol's text (`syms[sym].length` bytes, no NUL) to `out`.
+void ra_sym_write(const ra_source *s, uint32_t sym, char *out);
+/// Interns "<text of prefix>:<index>" as a derived symbol (`len` and `hash` are the full text's).
+/// 0 on OOM / past the limits.
+uint32_t ra_intern_derived(ra_source *s, uint32_t prefix, uint32_t index, size_t len, uint32_t hash);
+
+/// The decimal digits of `v` at the start of `out` (room for 20); their count. Two digits per
+/// division, written in place: every list item's client ID ends in one of these.
+static inline size_t ra_index_digits(char *out, uint64_t v) {
+    static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                "8081828384858687888990919293949596979899";
+    size_t len = 1;
+    for (uint64_t p = 10; len < 20 && v >= p; p *= 10) len++;
+    char *w = out + len;
+    for (; v >= 100; v /= 100) {
+        w -= 2;
+        memcpy(w, pairs + v % 100 * 2, 2);
+    }
+    if (v >= 10) {
+        memcpy(w - 2, pairs + v * 2, 2);
+    } else {
+        w[-1] = (char)('0' + v);
+    }
+    return len;
 }
 
 /// Record index for the symbol, creating an empty record with `type` when absent. -1 on OOM.

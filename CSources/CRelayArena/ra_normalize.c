@@ -379,39 +379,19 @@ static int commit(ra_normalizer *n, uint32_t id, uint32_t type, const staged_fie
     return 1;
 }
 
-// The decimal digits of `v` at the start of `out` (room for 20); their count. Two digits per
-// division, written in place: every list item's client ID ends in one of these.
-static size_t index_digits(char *out, uint64_t v) {
-    static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-                                "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-                                "8081828384858687888990919293949596979899";
-    size_t len = 1;
-    for (uint64_t p = 10; len < 20 && v >= p; p *= 10) len++;
-    char *w = out + len;
-    for (; v >= 100; v /= 100) {
-        w -= 2;
-        memcpy(w, pairs + v % 100 * 2, 2);
-    }
-    if (v >= 10) {
-        memcpy(w - 2, pairs + v * 2, 2);
-    } else {
-        w[-1] = (char)('0' + v);
-    }
-    return len;
-}
-
 // Writes "client:<parent>:<storage key>" (no second "client:" when the parent is a client ID)
 // to `out`, which has room for 7 + the parent's length + 1 + the key's; returns its length.
 static size_t client_prefix(ra_normalizer *n, char *out, uint32_t parent, uint32_t storage_key) {
     uint32_t pl = n->delta->syms[parent].length, kl;
-    const char *ps = ra_sym_ptr(n->delta, parent);
     const char *k = ra_plan_str(n->plan, storage_key, &kl);
-    char *w = out;
-    if (!(pl >= 7 && memcmp(ps, "client:", 7) == 0)) {
-        memcpy(w, "client:", 7);
-        w += 7;
+    // The parent's text after a "client:" that goes again when the parent has one already.
+    memcpy(out, "client:", 7);
+    ra_sym_write(n->delta, parent, out + 7);
+    char *w = out + 7;
+    if (pl >= 7 && memcmp(w, "client:", 7) == 0) {
+        memmove(out, w, pl);
+        w = out;
     }
-    memcpy(w, ps, pl);
     w += pl;
     *w++ = ':';
     memcpy(w, k, kl);
@@ -421,19 +401,6 @@ static size_t client_prefix(ra_normalizer *n, char *out, uint32_t parent, uint32
 // Room for client_prefix's text plus ":" and an index.
 static size_t client_id_room(ra_normalizer *n, uint32_t parent, uint32_t storage_key) {
     return 7 + (size_t)n->delta->syms[parent].length + 1 + n->plan->str[storage_key].length + 1 + 24;
-}
-
-// Writes generateClientID(parent, storageKey, index) at the end of the delta's symbol bytes (not
-// interned yet); its length, or -1 on OOM.
-static int64_t client_id_text(ra_normalizer *n, uint32_t parent, uint32_t storage_key, int64_t index) {
-    char *out = ra_sym_tail(n->delta, client_id_room(n, parent, storage_key));
-    if (!out) return -1;
-    size_t len = client_prefix(n, out, parent, storage_key);  // after the reserve, which may move the bytes
-    if (index >= 0) {
-        out[len++] = ':';
-        len += index_digits(out + len, (uint64_t)index);
-    }
-    return (int64_t)len;
 }
 
 
@@ -450,12 +417,16 @@ static uint32_t previous_link(ra_normalizer *n, uint32_t parent, uint32_t storag
     return 0;
 }
 
+static uint32_t list_item_client_id(ra_normalizer *n, uint32_t parent, uint32_t storage_key, uint32_t index);
+
 // generateClientID(parent, storageKey, index), or the ID the parent already links there.
 static uint32_t client_id(ra_normalizer *n, uint32_t parent, uint32_t storage_key, int64_t index) {
     uint32_t prev = previous_link(n, parent, storage_key, index);
     if (prev) return prev;
-    int64_t len = client_id_text(n, parent, storage_key, index);
-    return len < 0 ? 0 : ra_intern_tail(n->delta, (size_t)len);
+    if (index >= 0) return index <= UINT32_MAX ? list_item_client_id(n, parent, storage_key, (uint32_t)index) : 0;
+    // "client:<parent>:<storage key>", written in place at the end of the symbol bytes.
+    char *out = ra_sym_tail(n->delta, client_id_room(n, parent, storage_key));
+    return out ? ra_intern_tail(n->delta, client_prefix(n, out, parent, storage_key)) : 0;
 }
 
 // The frame's data ID. A string `id` is interned when first needed, not when it arrives: its
@@ -522,6 +493,7 @@ static int write_type_record(ra_normalizer *n, const char *type, size_t tlen, ui
 // the index: the prefix is built (in n->scratch) and hashed over its full words once.
 typedef struct cid_prefix {
     uint32_t parent, key;
+    uint32_t sym;          // the prefix's symbol ("client:<parent>:<storage key>")
     size_t len;            // prefix bytes in n->scratch, the trailing ':' included
     uint64_t state;        // hash state after the prefix's full 8-byte words
 } cid_prefix;
@@ -536,9 +508,11 @@ static bool cid_prefix_build(ra_normalizer *n, cid_prefix *cp, uint32_t parent, 
     b->len = 0;
     if (!ra_buf_reserve(b, client_id_room(n, parent, storage_key))) return false;
     size_t len = client_prefix(n, (char *)b->data, parent, storage_key);
+    uint32_t sym = ra_intern(n->delta, (const char *)b->data, len);
+    if (!sym) return false;
     b->data[len++] = ':';
     b->len = len;
-    *cp = (cid_prefix){.parent = parent, .key = storage_key, .len = len,
+    *cp = (cid_prefix){.parent = parent, .key = storage_key, .sym = sym, .len = len,
                        .state = ra_hash_words(RA_HASH_SEED, b->data, len / 8)};
     return true;
 }
@@ -547,16 +521,21 @@ static uint32_t cid_hash(ra_normalizer *n, const cid_prefix *cp, uint64_t index)
     char tail[32];
     size_t whole = cp->len / 8 * 8, rest = cp->len - whole;
     memcpy(tail, n->scratch.data + whole, rest);
-    size_t nd = index_digits(tail + rest, index);
+    size_t nd = ra_index_digits(tail + rest, index);
     return ra_hash_continue(cp->state, tail, rest + nd, cp->len + nd);
 }
 
-static uint32_t cid_intern(ra_normalizer *n, const cid_prefix *cp, uint64_t index, uint32_t hash) {
-    char *out = ra_sym_tail(n->delta, cp->len + 24);
-    if (!out) return 0;
-    memcpy(out, n->scratch.data, cp->len);
-    size_t nd = index_digits(out + cp->len, index);
-    return ra_intern_tail_hashed(n->delta, cp->len + nd, hash);
+// The item's client ID, a derived symbol: the prefix's symbol and the index, no text.
+static uint32_t cid_intern(ra_normalizer *n, const cid_prefix *cp, uint32_t index, uint32_t hash) {
+    char digits[20];
+    return ra_intern_derived(n->delta, cp->sym, index, cp->len + ra_index_digits(digits, index), hash);
+}
+
+static uint32_t list_item_client_id(ra_normalizer *n, uint32_t parent, uint32_t storage_key, uint32_t index) {
+    // Its own prefix: n->scratch may hold the one settle_pending is using, which it rebuilds.
+    cid_prefix cp;
+    if (!cid_prefix_build(n, &cp, parent, storage_key)) return 0;
+    return cid_intern(n, &cp, index, cid_hash(n, &cp, index));
 }
 
 static int settle_pending(ra_normalizer *n, uint32_t mark, uint32_t frame_depth, uint32_t frame_sym) {
@@ -569,7 +548,7 @@ static int settle_pending(ra_normalizer *n, uint32_t mark, uint32_t frame_depth,
     for (uint32_t i = n->npend; i-- > mark;) {
         if (i >= mark + AHEAD) {
             pend_rec *q = &n->pend[i - AHEAD];
-            if ((q->parent & RA_ITEM_PEND) && q->index >= 0 &&
+            if ((q->parent & RA_ITEM_PEND) && q->index >= 0 && q->index <= UINT32_MAX &&
                 !(parent_known && previous_link(n, frame_sym, q->storage_key, q->index))) {
                 if (!cid_prefix_set(n, &cp, frame_sym, q->storage_key)) return oom(n);
                 q->hash = cid_hash(n, &cp, (uint64_t)q->index);
@@ -582,9 +561,10 @@ static int settle_pending(ra_normalizer *n, uint32_t mark, uint32_t frame_depth,
         if ((p->parent & RA_ITEM_PEND) && (p->parent & ~RA_ITEM_PEND) != frame_depth) return fail(n, RA_ERR_STATE, "pending record lost its parent");
         if (p->hashed) {
             if (!cid_prefix_set(n, &cp, parent, p->storage_key)) return oom(n);
-            p->resolved = cid_intern(n, &cp, (uint64_t)p->index, p->hash);
+            p->resolved = cid_intern(n, &cp, (uint32_t)p->index, p->hash);
         } else {
             p->resolved = client_id(n, parent, p->storage_key, p->index);
+            cp = (cid_prefix){.parent = 0, .key = RA_NONE};  // client_id may have used n->scratch
         }
         if (!p->resolved) return oom(n);
     }

@@ -207,7 +207,14 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
     for (uint32_t sym = 1; sym < d->nsyms; sym++) {
         if (sym + 16 < d->nsyms) ra_prefetch_slot(st, d->syms[sym + 16].hash);
         if (sym + 8 < d->nsyms) ra_prefetch_entry(st, d->syms[sym + 8].hash);
-        tr[sym] = ra_intern_hashed(st, ra_sym_ptr(d, sym), d->syms[sym].length, d->syms[sym].hash);
+        const ra_symbol *e = &d->syms[sym];
+        if (ra_sym_derived(d, sym)) {
+            uint32_t prefix, index;
+            ra_sym_derivation(d, sym, &prefix, &index);  // the prefix came first: tr[prefix] is set
+            tr[sym] = prefix < sym ? ra_intern_derived(st, tr[prefix], index, e->length, e->hash) : 0;
+        } else {
+            tr[sym] = ra_intern_hashed(st, ra_sym_ptr(d, sym), e->length, e->hash);
+        }
         if (!tr[sym]) goto oom;
     }
 

@@ -57,6 +57,9 @@ void ra_error_set(ra_error *err, ra_status code, uint64_t offset, const char *fm
 
 uint32_t ra_hash(const void *p, size_t n) { return ra_hash_continue(RA_HASH_SEED, p, n, n); }
 
+static struct ra_text_cache *text_cache_create(void);
+static void text_cache_destroy(struct ra_text_cache *_Nullable c);
+
 ra_source *ra_source_create(void) {
     ra_source *s = ra_calloc(1, sizeof *s);
     if (!s) return NULL;
@@ -65,7 +68,8 @@ ra_source *ra_source_create(void) {
         return NULL;
     }
     s->nsyms = 1;  // symbol 0 means "none"
-    if (!ra_grow((void **)&s->syms, &s->capsyms, 64, sizeof(ra_symbol))) {
+    s->texts = text_cache_create();
+    if (!s->texts || !ra_grow((void **)&s->syms, &s->capsyms, 64, sizeof(ra_symbol))) {
         ra_source_destroy(s);
         return NULL;
     }
@@ -83,6 +87,7 @@ void ra_source_destroy(ra_source *s) {
     ra_dealloc(s->fkeys);
     ra_dealloc(s->fvals);
     ra_dealloc(s->updated);
+    text_cache_destroy(s->texts);
     pthread_rwlock_destroy(&s->lock);
     ra_dealloc(s);
 }
@@ -95,6 +100,24 @@ void ra_source_unlock(ra_source *s) { pthread_rwlock_unlock(&s->lock); }
 // them: a probe that meets another symbol's slot skips it without touching the symbol table
 // (15 times in 16), so a miss costs one cache line of the index, not one per probed symbol.
 
+// Whether "<text of prefix>:<index>" is `text` (of `len` bytes); the prefix is never derived.
+static bool derived_equals(const ra_source *s, uint32_t prefix, uint32_t index, const char *text, size_t len) {
+    size_t pl = s->syms[prefix].length;
+    char digits[20];
+    size_t nd = ra_index_digits(digits, index);
+    return pl + 1 + nd == len && memcmp(ra_sym_ptr(s, prefix), text, pl) == 0 && text[pl] == ':' &&
+           memcmp(text + pl + 1, digits, nd) == 0;
+}
+
+static bool sym_equals(const ra_source *s, uint32_t sym, const char *text, size_t len) {
+    if (__builtin_expect(ra_sym_derived(s, sym), 0)) {
+        uint32_t prefix, index;
+        ra_sym_derivation(s, sym, &prefix, &index);
+        return derived_equals(s, prefix, index, text, len);
+    }
+    return memcmp(ra_sym_ptr(s, sym), text, len) == 0;
+}
+
 uint32_t ra_lookup(const ra_source *s, const char *text, size_t len, uint32_t hash) {
     if (!s->index_cap) return 0;
     uint32_t mask = s->index_cap - 1, tag = hash & RA_SLOT_TAG;
@@ -104,8 +127,21 @@ uint32_t ra_lookup(const ra_source *s, const char *text, size_t len, uint32_t ha
         if ((slot & RA_SLOT_TAG) != tag) continue;
         uint32_t sym = slot & RA_SLOT_SYM;
         const ra_symbol *e = &s->syms[sym];
-        if (e->hash == hash && e->length == len && memcmp(ra_sym_ptr(s, sym), text, len) == 0) return sym;
+        if (e->hash == hash && e->length == len && sym_equals(s, sym, text, len)) return sym;
     }
+}
+
+void ra_sym_write(const ra_source *s, uint32_t sym, char *out) {
+    if (!ra_sym_derived(s, sym)) {
+        memcpy(out, ra_sym_ptr(s, sym), s->syms[sym].length);
+        return;
+    }
+    uint32_t prefix, index;
+    ra_sym_derivation(s, sym, &prefix, &index);
+    size_t pl = s->syms[prefix].length;
+    memcpy(out, ra_sym_ptr(s, prefix), pl);
+    out[pl] = ':';
+    ra_index_digits(out + pl + 1, index);
 }
 
 static inline void index_put(uint32_t *idx, uint32_t mask, uint32_t sym, uint32_t hash) {
@@ -153,19 +189,50 @@ uint32_t ra_intern(ra_source *s, const char *text, size_t len) {
     return ra_intern_hashed(s, text, len, ra_hash(text, len));
 }
 
-// Registers `len` bytes already at the end of sym_bytes (room for a NUL after them reserved).
-static uint32_t add_symbol(ra_source *s, size_t len, uint32_t hash) {
-    if (s->nsyms >= RA_MAX_SYMBOLS || s->sym_bytes.len + len >= UINT32_MAX) return 0;
+// Registers a symbol whose `bytes` bytes are already at the end of sym_bytes (room for one more
+// reserved): a text of `len` bytes, or with `derived`, a derivation of a text of `len` bytes.
+static uint32_t add_entry(ra_source *s, size_t bytes, size_t len, uint32_t hash, bool derived) {
+    if (s->nsyms >= RA_MAX_SYMBOLS || s->sym_bytes.len + bytes >= RA_MAX_SYM_BYTES || len > UINT32_MAX) return 0;
     if ((uint64_t)(s->nsyms + 1) * 2 > s->index_cap && !ra_index_grow(s, (uint64_t)s->nsyms + 1)) return 0;
     if (!ra_grow((void **)&s->syms, &s->capsyms, s->nsyms + 1, sizeof(ra_symbol))) return 0;
     uint32_t off = (uint32_t)s->sym_bytes.len;
-    // A NUL after each symbol lets callers print them; it is not part of the length.
-    s->sym_bytes.data[off + len] = 0;
-    s->sym_bytes.len += len + 1;
+    // A NUL after each text lets callers print it; it is not part of the length.
+    s->sym_bytes.data[off + bytes] = 0;
+    s->sym_bytes.len += bytes + 1;
     uint32_t sym = s->nsyms++;
-    s->syms[sym] = (ra_symbol){.offset = off, .length = (uint32_t)len, .hash = hash, .record = 0};
+    s->syms[sym] = (ra_symbol){.offset = off | (derived ? RA_SYM_DERIVED : 0), .length = (uint32_t)len, .hash = hash, .record = 0};
     index_put(s->index, s->index_cap - 1, sym, hash);
     return sym;
+}
+
+static uint32_t add_symbol(ra_source *s, size_t len, uint32_t hash) { return add_entry(s, len, len, hash, false); }
+
+uint32_t ra_intern_derived(ra_source *s, uint32_t prefix, uint32_t index, size_t len, uint32_t hash) {
+    if (!prefix || prefix >= s->nsyms || ra_sym_derived(s, prefix)) return 0;  // prefixes are text
+    if (s->index_cap) {
+        uint32_t mask = s->index_cap - 1, tag = hash & RA_SLOT_TAG;
+        for (uint32_t i = hash & mask;; i = (i + 1) & mask) {
+            uint32_t slot = s->index[i];
+            if (!slot) break;
+            if ((slot & RA_SLOT_TAG) != tag) continue;
+            uint32_t sym = slot & RA_SLOT_SYM;
+            const ra_symbol *e = &s->syms[sym];
+            if (e->hash != hash || e->length != len) continue;
+            if (ra_sym_derived(s, sym)) {
+                // The text after its last ':' is the index, so equal texts mean equal derivations.
+                uint32_t p, x;
+                ra_sym_derivation(s, sym, &p, &x);
+                if (p == prefix && x == index) return sym;
+            } else if (derived_equals(s, prefix, index, ra_sym_ptr(s, sym), len)) {
+                return sym;  // the same text, interned as text (from a store file, say)
+            }
+        }
+    }
+    if (!ra_buf_reserve(&s->sym_bytes, 8 + 1)) return 0;
+    uint8_t *w = s->sym_bytes.data + s->sym_bytes.len;
+    memcpy(w, &prefix, 4);
+    memcpy(w + 4, &index, 4);
+    return add_entry(s, 8, len, hash, true);
 }
 
 uint32_t ra_intern_hashed(ra_source *s, const char *text, size_t len, uint32_t hash) {
@@ -292,9 +359,74 @@ uint32_t ra_source_find_symbol(const ra_source *s, const char *text, size_t len)
     return ra_lookup(s, text, len, ra_hash(text, len));
 }
 
+// Derived symbols' texts, written out the first time a caller asks for one, into chunks that
+// never move: the pointer handed out stays valid as long as the source. Readers ask under the
+// source's read lock, many at once, so the cache has a mutex of its own.
+typedef struct text_chunk {
+    struct text_chunk *next;
+    size_t used, cap;
+    char bytes[];
+} text_chunk;
+
+struct ra_text_cache {
+    pthread_mutex_t lock;
+    const char **texts;  // by symbol; NULL = not written yet
+    uint32_t cap;
+    text_chunk *chunks;
+};
+
+static struct ra_text_cache *text_cache_create(void) {
+    struct ra_text_cache *c = ra_calloc(1, sizeof *c);
+    if (c && pthread_mutex_init(&c->lock, NULL) != 0) {
+        ra_dealloc(c);
+        return NULL;
+    }
+    return c;
+}
+
+static void text_cache_destroy(struct ra_text_cache *c) {
+    if (!c) return;
+    for (text_chunk *k = c->chunks, *next; k; k = next) {
+        next = k->next;
+        ra_dealloc(k);
+    }
+    ra_dealloc(c->texts);
+    pthread_mutex_destroy(&c->lock);
+    ra_dealloc(c);
+}
+
+static const char *text_cache_get(struct ra_text_cache *c, const ra_source *s, uint32_t sym) {
+    if (sym >= c->cap) {
+        uint32_t cap = c->cap;
+        if (!ra_grow((void **)&c->texts, &cap, s->nsyms, sizeof *c->texts)) return NULL;
+        memset(c->texts + c->cap, 0, (size_t)(cap - c->cap) * sizeof *c->texts);
+        c->cap = cap;
+    }
+    if (c->texts[sym]) return c->texts[sym];
+    size_t need = (size_t)s->syms[sym].length + 1;
+    text_chunk *k = c->chunks;
+    if (!k || k->cap - k->used < need) {
+        size_t cap = need > 65536 - sizeof *k ? need : 65536 - sizeof *k;
+        k = ra_malloc(sizeof *k + cap);
+        if (!k) return NULL;
+        *k = (text_chunk){.next = c->chunks, .used = 0, .cap = cap};
+        c->chunks = k;
+    }
+    char *t = k->bytes + k->used;
+    ra_sym_write(s, sym, t);
+    t[need - 1] = 0;
+    k->used += need;
+    c->texts[sym] = t;
+    return t;
+}
+
 ra_bytes_ref ra_source_symbol_text(const ra_source *s, uint32_t sym) {
     if (sym == 0 || sym >= s->nsyms) return (ra_bytes_ref){NULL, 0};
-    return (ra_bytes_ref){(const uint8_t *)ra_sym_ptr(s, sym), s->syms[sym].length};
+    if (!ra_sym_derived(s, sym)) return (ra_bytes_ref){(const uint8_t *)ra_sym_ptr(s, sym), s->syms[sym].length};
+    pthread_mutex_lock(&s->texts->lock);
+    const char *t = text_cache_get(s->texts, s, sym);
+    pthread_mutex_unlock(&s->texts->lock);
+    return t ? (ra_bytes_ref){(const uint8_t *)t, s->syms[sym].length} : (ra_bytes_ref){NULL, 0};
 }
 
 int64_t ra_source_record_for_symbol(const ra_source *s, uint32_t sym) {

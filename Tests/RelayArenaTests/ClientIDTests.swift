@@ -1,0 +1,84 @@
+// List items' client IDs ("client:<parent>:<storage key>:<index>") are kept in the arena as their
+// prefix and index, not as text (ARENA.md). Everything that speaks text must not notice: lookup
+// by text, the text of a record's ID, updated IDs, export, and merging into a store that holds the
+// same IDs as text (loaded from a store file).
+import Foundation
+import RelayArena
+import RelayArenaTestSupport
+import RelayArenaWorkloads
+import XCTest
+
+final class ClientIDTests: XCTestCase {
+    let todos = 120
+    var edgePrefix: String { "client:\(TodoListWorkload.userID):todos(first:\(todos)):edges" }
+
+    func testListItemClientIDsBehaveAsText() throws {
+        let plan = try TodoListSetup.plan(todos: todos)
+        let store = RecordStore()
+        let updated = Array(try store.commit(response: TodoListWorkload(todos: todos).response(), plan: plan))
+        for i in [0, 7, 10, 99, 100, 119] {
+            XCTAssertTrue(updated.contains("\(edgePrefix):\(i)"), "edge \(i) reported as updated")
+        }
+        store.withSnapshot { s in
+            for i in [0, 9, 10, 99, 100, 119] {
+                let id = "\(edgePrefix):\(i)"
+                guard case .record(let edge) = s.record(id) else { return XCTFail("\(id) not found by its text") }
+                XCTAssertEqual(s.text(s.id(of: edge)).string, id)
+                XCTAssertTrue(s.text(s.symbol(id)!) == id)
+                guard case .string(let cursor)? = s.field(edge, "cursor") else { return XCTFail("\(id) has no cursor") }
+                XCTAssertFalse(cursor.string.isEmpty)
+            }
+            // Texts that are not the IDs: no leading zeros, no index past the list, no prefix alone
+            // as an edge, no other key.
+            for miss in ["\(edgePrefix):007", "\(edgePrefix):120", "\(edgePrefix):-1", "\(edgePrefix):1x",
+                         "\(edgePrefix):", "client:\(TodoListWorkload.userID):todos(first:\(todos)):nodes:1"] {
+                XCTAssertNil(s.symbol(miss), miss)
+                if case .record = s.record(miss) { XCTFail("\(miss) found") }
+            }
+            // The prefix is interned (the items refer to it) but is no record.
+            if case .record = s.record(edgePrefix) { XCTFail("the prefix is a record") }
+        }
+        let json = try JSONCompare.parse(store.relayJSON())
+        guard case .object(let records) = json else { return XCTFail("export is not an object") }
+        XCTAssertEqual(records.first { $0.key == "\(edgePrefix):42" }?.value.stableJSON,
+                       #"{"__id":"\#(edgePrefix):42","__typename":"TodoEdge","cursor":"YXJyYXljb25uZWN0aW9uOjQy","node":{"__ref":"VG9kbzo0Mg=="}}"#)
+    }
+
+    /// Readers share the read lock; a derived ID's text is written out once, under the cache's
+    /// own lock, and stays where it is.
+    func testConcurrentReadersGetTheSameTexts() throws {
+        let store = RecordStore()
+        try store.commit(response: TodoListWorkload(todos: todos).response(), plan: try TodoListSetup.plan(todos: todos))
+        let wrong = Counter()
+        let ids = (0..<todos).map { "\(edgePrefix):\($0)" }
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            store.withSnapshot { s in
+                for id in ids {
+                    guard case .record(let edge) = s.record(id), s.text(s.id(of: edge)) == id else { return wrong.add() }
+                }
+            }
+        }
+        XCTAssertEqual(wrong.value, 0)
+    }
+
+    func testAStoreLoadedFromAFileMergesTheSameListItems() throws {
+        let plan = try TodoListSetup.plan(todos: todos)
+        let workload = TodoListWorkload(todos: todos)
+        let normalized = RecordStore()
+        try normalized.commit(response: workload.response(), plan: plan)
+        // The file's IDs are text; a payload's are prefix and index: the same records either way.
+        let file = normalized.relayJSON()
+        let loaded = try RecordStore(relayJSON: file)
+        let again = Array(try loaded.commit(response: workload.response(), plan: plan))
+        XCTAssertTrue(again.isEmpty, "\(again.count) records updated by an identical payload, e.g. \(again.prefix(3))")
+        XCTAssertTrue(loaded.relayJSON() == file, "the loaded store changed")
+
+        let changed = workload.response(changedPercent: 100)
+        let a = Array(try normalized.commit(response: changed, plan: plan))
+        let b = Array(try loaded.commit(response: changed, plan: plan))
+        XCTAssertFalse(a.isEmpty)
+        XCTAssertEqual(a.count, b.count)
+        XCTAssertTrue(a.sorted() == b.sorted(), "different records updated")
+        XCTAssertTrue(loaded.relayJSON() == normalized.relayJSON(), "the stores differ after the same merge")
+    }
+}
