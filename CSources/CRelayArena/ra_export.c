@@ -69,6 +69,7 @@ static bool put_value(ra_buf *b, const ra_source *s, uint64_t v) {
         ra_bytes_ref r = ra_source_value_bytes(s, v);
         return ra_json_escape(b, r.ptr, r.len);
     }
+    case RA_TAG_IDSTR: return put_sym(b, s, (uint32_t)ra_value_payload(v));
     case RA_TAG_REF:
         return put_str(b, "{\"__ref\":") && put_sym(b, s, (uint32_t)ra_value_payload(v)) && put_str(b, "}");
     case RA_TAG_REFS: {

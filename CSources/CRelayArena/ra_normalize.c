@@ -357,6 +357,7 @@ static int commit(ra_normalizer *n, uint32_t id, uint32_t type, const staged_fie
             }
             uint32_t key = plan_sym(n, fields[i].key);
             uint64_t dv = to_delta(n, fields[i].value, base);
+            if (dv == ra_make(RA_TAG_IDSTR, 0)) dv = ra_make(RA_TAG_IDSTR, id);  // the record's own id
             if (!key || !dv) return oom(n);
             n->delta->fkeys[at + c] = key;
             n->delta->fvals[at + c] = dv;
@@ -374,6 +375,7 @@ static int commit(ra_normalizer *n, uint32_t id, uint32_t type, const staged_fie
         }
         uint32_t key = plan_sym(n, fields[i].key);
         uint64_t dv = to_delta(n, v, base);
+        if (dv == ra_make(RA_TAG_IDSTR, 0)) dv = ra_make(RA_TAG_IDSTR, id);
         if (!key || !dv || !ra_record_set(n->delta, (uint32_t)rec, key, dv)) return oom(n);
     }
     return 1;
@@ -434,7 +436,7 @@ static uint32_t client_id(ra_normalizer *n, uint32_t parent, uint32_t storage_ke
 static inline uint32_t frame_id(ra_normalizer *n, frame *f) {
     if (f->id_deferred) {
         f->id_deferred = false;
-        const uint8_t *p = n->delta->heap.data + f->id_off;
+        const uint8_t *p = n->bytes.data + f->id_off;
         f->resolved = ra_intern_hashed(n->delta, (const char *)p, f->id_len, f->id_hash);
     }
     return f->resolved;
@@ -753,11 +755,12 @@ static int replay(ra_normalizer *n, uint32_t depth, uint32_t cand, uint64_t text
 }
 
 // The usual selected `id` (a non-empty string, a direct scalar member of a non-root record): its
-// text goes to the heap as the field's value, and the data ID is interned from there when the
-// record closes (see frame_id), its index slot prefetched now.
+// text is the record's data ID, interned when the record closes (see frame_id) from a copy in the
+// staging bytes, its index slot prefetched now. The field's value is that symbol (IDSTR), not a
+// second copy of the text: commit fills it in.
 static inline __attribute__((always_inline)) int stage_id(ra_normalizer *n, frame *f, const char *text, size_t len) {
-    uint64_t v = ra_heap_put(n->delta, RA_TAG_STRING, text, (uint32_t)len);
-    if (!v || !stage_field(n, n->plan->sels[f->cur_sel].storage_key, v, 0)) return oom(n);
+    uint64_t v = stage_bytes(n, RA_TAG_STRING, text, len);
+    if (!v || !stage_field(n, n->plan->sels[f->cur_sel].storage_key, ra_make(RA_TAG_IDSTR, 0), 0)) return oom(n);
     f->id_state = ID_STRING;
     f->id_off = ra_value_payload(v) + 4;
     f->id_len = (uint32_t)len;

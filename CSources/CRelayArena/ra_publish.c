@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 static bool numeric(unsigned tag) { return tag == RA_TAG_INT || tag == RA_TAG_NUMBER; }
+static bool stringish(unsigned tag) { return tag == RA_TAG_STRING || tag == RA_TAG_IDSTR; }
 
 // strtod in the C locale whatever the process's locale is ("1.5" must not read as 1).
 static locale_t c_locale(void) {
@@ -94,6 +95,10 @@ static bool json_equal(ra_bytes_ref a, ra_bytes_ref b) {
 static bool value_equal(const ra_source *st, uint64_t sv, const ra_source *d, uint64_t dv, const uint32_t *tr) {
     unsigned st_tag = ra_value_tag(sv), d_tag = ra_value_tag(dv);
     if (st_tag != d_tag) {
+        if (stringish(st_tag) && stringish(d_tag)) {  // an `id` kept as its symbol against one as text
+            ra_bytes_ref a = ra_source_value_bytes(st, sv), b = ra_source_value_bytes(d, dv);
+            return a.len == b.len && (a.len == 0 || (a.ptr && b.ptr && memcmp(a.ptr, b.ptr, a.len) == 0));
+        }
         return numeric(st_tag) && numeric(d_tag) && number_of(st, sv) == number_of(d, dv);
     }
     switch (d_tag) {
@@ -107,7 +112,8 @@ static bool value_equal(const ra_source *st, uint64_t sv, const ra_source *d, ui
         return a.len == b.len && (a.len == 0 || memcmp(a.ptr, b.ptr, a.len) == 0);
     }
     case RA_TAG_JSON: return json_equal(ra_source_value_bytes(st, sv), ra_source_value_bytes(d, dv));
-    case RA_TAG_REF: return ra_value_payload(sv) == tr[ra_value_payload(dv)];
+    case RA_TAG_REF:
+    case RA_TAG_IDSTR: return ra_value_payload(sv) == tr[ra_value_payload(dv)];
     case RA_TAG_REFS: {
         uint32_t n = ra_source_refs_count(d, dv);
         if (ra_source_refs_count(st, sv) != n) return false;
@@ -131,7 +137,8 @@ static inline __attribute__((always_inline)) bool value_equal_fast(const ra_sour
         case RA_TAG_TRUE:
         case RA_TAG_FALSE:
         case RA_TAG_INT: return sv == dv;
-        case RA_TAG_REF: return ra_value_payload(sv) == tr[ra_value_payload(dv)];
+        case RA_TAG_REF:
+        case RA_TAG_IDSTR: return ra_value_payload(sv) == tr[ra_value_payload(dv)];
         case RA_TAG_STRING: {
             const uint8_t *a = st->heap.data + ra_value_payload(sv), *b = d->heap.data + ra_value_payload(dv);
             uint32_t la = ra_load_u32(a);
@@ -160,7 +167,8 @@ static uint64_t translate(ra_source *st, const ra_source *d, uint64_t dv, const 
         ra_bytes_ref r = ra_source_value_bytes(d, dv);
         return ra_heap_put(st, ra_value_tag(dv), r.ptr, (uint32_t)r.len);
     }
-    case RA_TAG_REF: return ra_make(RA_TAG_REF, tr[ra_value_payload(dv)]);
+    case RA_TAG_REF:
+    case RA_TAG_IDSTR: return ra_make(ra_value_tag(dv), tr[ra_value_payload(dv)]);
     case RA_TAG_REFS: {
         uint32_t n = ra_source_refs_count(d, dv);
         uint64_t off;

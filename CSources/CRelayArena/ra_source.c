@@ -457,6 +457,7 @@ void ra_source_record_field_at(const ra_source *s, uint32_t index, uint32_t i, u
 
 ra_bytes_ref ra_source_value_bytes(const ra_source *s, uint64_t v) {
     unsigned tag = ra_value_tag(v);
+    if (tag == RA_TAG_IDSTR) return ra_source_symbol_text(s, (uint32_t)ra_value_payload(v));
     if (tag != RA_TAG_STRING && tag != RA_TAG_NUMBER && tag != RA_TAG_JSON) return (ra_bytes_ref){NULL, 0};
     const uint8_t *p = s->heap.data + ra_value_payload(v);
     return (ra_bytes_ref){p + 4, ra_load_u32(p)};

@@ -1,7 +1,8 @@
-// List items' client IDs ("client:<parent>:<storage key>:<index>") are kept in the arena as their
-// prefix and index, not as text (ARENA.md). Everything that speaks text must not notice: lookup
-// by text, the text of a record's ID, updated IDs, export, and merging into a store that holds the
-// same IDs as text (loaded from a store file).
+// Data IDs kept once: list items' client IDs ("client:<parent>:<storage key>:<index>") are kept
+// as their prefix and index, not as text, and a record's `id` field as its data ID's symbol, not
+// a second copy of the text (ARENA.md). Everything that speaks text must not notice: lookup by
+// text, the text of a record's ID, field reads, updated IDs, export, and merging into a store that
+// holds the same IDs and `id` fields as text (loaded from a store file).
 import Foundation
 import RelayArena
 import RelayArenaTestSupport
@@ -42,6 +43,18 @@ final class ClientIDTests: XCTestCase {
         guard case .object(let records) = json else { return XCTFail("export is not an object") }
         XCTAssertEqual(records.first { $0.key == "\(edgePrefix):42" }?.value.stableJSON,
                        #"{"__id":"\#(edgePrefix):42","__typename":"TodoEdge","cursor":"YXJyYXljb25uZWN0aW9uOjQy","node":{"__ref":"VG9kbzo0Mg=="}}"#)
+    }
+
+    func testAnIDFieldReadsAsItsText() throws {
+        let store = RecordStore()
+        try store.commit(response: TodoListWorkload(todos: todos).response(), plan: try TodoListSetup.plan(todos: todos))
+        store.withSnapshot { s in
+            for id in [TodoListWorkload.userID, "VG9kbzow", "VG9kbzoxMTk="] {
+                guard case .record(let r) = s.record(id) else { return XCTFail("\(id) not found") }
+                guard case .string(let text)? = s.field(r, "id") else { return XCTFail("\(id) has no id string") }
+                XCTAssertTrue(text == id, "\(text) != \(id)")
+            }
+        }
     }
 
     /// Readers share the read lock; a derived ID's text is written out once, under the cache's

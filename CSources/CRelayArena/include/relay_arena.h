@@ -54,6 +54,7 @@ enum {
     RA_TAG_REF = 7,     // payload: symbol of the linked data ID
     RA_TAG_REFS = 8,    // payload: heap offset of {u32 count, u32 symbol or RA_NULL_REF ...}
     RA_TAG_JSON = 9,    // payload: heap offset of {u32 length, minified JSON text} (lists, custom scalars)
+    RA_TAG_IDSTR = 10,  // payload: symbol; a string whose text is that symbol's (a record's `id`, its data ID)
 };
 
 #define RA_NULL_REF 0u

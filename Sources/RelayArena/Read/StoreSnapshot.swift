@@ -123,7 +123,7 @@ public struct StoreSnapshot {
         case UInt32(RA_TAG_FALSE): return .bool(false)
         case UInt32(RA_TAG_INT): return .int(Int64(bitPattern: v << 4) >> 4)
         case UInt32(RA_TAG_NUMBER): return .number(bytes())
-        case UInt32(RA_TAG_STRING): return .string(bytes())
+        case UInt32(RA_TAG_STRING), UInt32(RA_TAG_IDSTR): return .string(bytes())
         case UInt32(RA_TAG_JSON): return .json(bytes())
         case UInt32(RA_TAG_REF): return .link(StoreSymbol(raw: UInt32(truncatingIfNeeded: v & 0x0FFF_FFFF_FFFF_FFFF)))
         case UInt32(RA_TAG_REFS): return .links(LinkList(source: source, value: v, count: Int(ra_source_refs_count(source, v))))
