@@ -293,7 +293,8 @@ static int stage_value(ra_normalizer *n, frame *rec, uint64_t value) {
     return stage_field(n, key, value, buffered) ? 1 : oom(n);
 }
 
-// The staged value in the delta's terms: bytes copied, pending links resolved.
+// The staged value in the delta's terms: bytes copied, pending links resolved, the record's own
+// `id` (staged before its data ID was interned) made that ID's symbol.
 static uint64_t to_delta_slow(ra_normalizer *n, uint64_t v, const uint8_t *base) {
     switch (ra_value_tag(v)) {
     case RA_TAG_PEND: return ra_make(RA_TAG_REF, n->pend[ra_value_payload(v)].resolved);
@@ -315,8 +316,10 @@ static uint64_t to_delta_slow(ra_normalizer *n, uint64_t v, const uint8_t *base)
     }
 }
 
-static inline __attribute__((always_inline)) uint64_t to_delta(ra_normalizer *n, uint64_t v, const uint8_t *base) {
+static inline __attribute__((always_inline)) uint64_t to_delta(ra_normalizer *n, uint64_t v, const uint8_t *base,
+                                                               uint32_t id) {
     unsigned tag = ra_value_tag(v);
+    if (v == ra_make(RA_TAG_IDSTR, 0)) return ra_make(RA_TAG_IDSTR, id);
     return tag == RA_TAG_PEND || tag == RA_TAG_REFS ? to_delta_slow(n, v, base) : v;
 }
 
@@ -356,8 +359,7 @@ static int commit(ra_normalizer *n, uint32_t id, uint32_t type, const staged_fie
                 continue;
             }
             uint32_t key = plan_sym(n, fields[i].key);
-            uint64_t dv = to_delta(n, fields[i].value, base);
-            if (dv == ra_make(RA_TAG_IDSTR, 0)) dv = ra_make(RA_TAG_IDSTR, id);  // the record's own id
+            uint64_t dv = to_delta(n, fields[i].value, base, id);
             if (!key || !dv) return oom(n);
             n->delta->fkeys[at + c] = key;
             n->delta->fvals[at + c] = dv;
@@ -374,8 +376,7 @@ static int commit(ra_normalizer *n, uint32_t id, uint32_t type, const staged_fie
             continue;
         }
         uint32_t key = plan_sym(n, fields[i].key);
-        uint64_t dv = to_delta(n, v, base);
-        if (dv == ra_make(RA_TAG_IDSTR, 0)) dv = ra_make(RA_TAG_IDSTR, id);
+        uint64_t dv = to_delta(n, v, base, id);
         if (!key || !dv || !ra_record_set(n->delta, (uint32_t)rec, key, dv)) return oom(n);
     }
     return 1;
@@ -519,25 +520,27 @@ static bool cid_prefix_build(ra_normalizer *n, cid_prefix *cp, uint32_t parent, 
     return true;
 }
 
-static uint32_t cid_hash(ra_normalizer *n, const cid_prefix *cp, uint64_t index) {
+// The hash of the item's client ID; `*len` gets its text's length.
+static uint32_t cid_hash(ra_normalizer *n, const cid_prefix *cp, uint64_t index, uint32_t *len) {
     char tail[32];
     size_t whole = cp->len / 8 * 8, rest = cp->len - whole;
     memcpy(tail, n->scratch.data + whole, rest);
     size_t nd = ra_index_digits(tail + rest, index);
+    *len = (uint32_t)(cp->len + nd);
     return ra_hash_continue(cp->state, tail, rest + nd, cp->len + nd);
 }
 
 // The item's client ID, a derived symbol: the prefix's symbol and the index, no text.
-static uint32_t cid_intern(ra_normalizer *n, const cid_prefix *cp, uint32_t index, uint32_t hash) {
-    char digits[20];
-    return ra_intern_derived(n->delta, cp->sym, index, cp->len + ra_index_digits(digits, index), hash);
+static uint32_t cid_intern(ra_normalizer *n, const cid_prefix *cp, uint32_t index, uint32_t len, uint32_t hash) {
+    return ra_intern_derived(n->delta, cp->sym, index, len, hash);
 }
 
 static uint32_t list_item_client_id(ra_normalizer *n, uint32_t parent, uint32_t storage_key, uint32_t index) {
     // Its own prefix: n->scratch may hold the one settle_pending is using, which it rebuilds.
     cid_prefix cp;
     if (!cid_prefix_build(n, &cp, parent, storage_key)) return 0;
-    return cid_intern(n, &cp, index, cid_hash(n, &cp, index));
+    uint32_t len, hash = cid_hash(n, &cp, index, &len);
+    return cid_intern(n, &cp, index, len, hash);
 }
 
 static int settle_pending(ra_normalizer *n, uint32_t mark, uint32_t frame_depth, uint32_t frame_sym) {
@@ -553,7 +556,7 @@ static int settle_pending(ra_normalizer *n, uint32_t mark, uint32_t frame_depth,
             if ((q->parent & RA_ITEM_PEND) && q->index >= 0 && q->index <= UINT32_MAX &&
                 !(parent_known && previous_link(n, frame_sym, q->storage_key, q->index))) {
                 if (!cid_prefix_set(n, &cp, frame_sym, q->storage_key)) return oom(n);
-                q->hash = cid_hash(n, &cp, (uint64_t)q->index);
+                q->hash = cid_hash(n, &cp, (uint64_t)q->index, &q->cid_len);
                 q->hashed = true;
                 ra_prefetch_slot(n->delta, q->hash);
             }
@@ -563,7 +566,7 @@ static int settle_pending(ra_normalizer *n, uint32_t mark, uint32_t frame_depth,
         if ((p->parent & RA_ITEM_PEND) && (p->parent & ~RA_ITEM_PEND) != frame_depth) return fail(n, RA_ERR_STATE, "pending record lost its parent");
         if (p->hashed) {
             if (!cid_prefix_set(n, &cp, parent, p->storage_key)) return oom(n);
-            p->resolved = cid_intern(n, &cp, (uint32_t)p->index, p->hash);
+            p->resolved = cid_intern(n, &cp, (uint32_t)p->index, p->cid_len, p->hash);
         } else {
             p->resolved = client_id(n, parent, p->storage_key, p->index);
             cp = (cid_prefix){.parent = 0, .key = RA_NONE};  // client_id may have used n->scratch

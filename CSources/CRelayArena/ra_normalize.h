@@ -57,8 +57,8 @@ typedef struct pend_rec {
     uint32_t type_sym;     // creation type (delta symbol)
     uint32_t resolved;
     bool unique;           // its set's storage keys are distinct (see ra_set_info)
-    bool hashed;           // `hash` holds its client ID's hash (computed ahead, slot prefetched)
-    uint32_t hash;
+    bool hashed;           // `hash` and `cid_len` hold its client ID's (computed ahead, slot prefetched)
+    uint32_t hash, cid_len;
 } pend_rec;
 
 struct ra_normalizer {

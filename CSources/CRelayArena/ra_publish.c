@@ -78,11 +78,15 @@ static yajl_val parse_tree(ra_bytes_ref r) {
     return v;
 }
 
+static bool same_bytes(ra_bytes_ref a, ra_bytes_ref b) {
+    return a.len == b.len && (a.len == 0 || (a.ptr && b.ptr && memcmp(a.ptr, b.ptr, a.len) == 0));
+}
+
 // JSON values (lists of scalars, custom scalars) that differ as text may still be equal values.
 // Only runs when the bytes differ; anything it cannot decide (a NUL escape, which yajl_tree's C
 // strings would cut, or no memory) counts as a change.
 static bool json_equal(ra_bytes_ref a, ra_bytes_ref b) {
-    if (a.len == b.len && (a.len == 0 || memcmp(a.ptr, b.ptr, a.len) == 0)) return true;
+    if (same_bytes(a, b)) return true;
     if ((a.len >= 6 && memmem(a.ptr, a.len, "\\u0000", 6)) || (b.len >= 6 && memmem(b.ptr, b.len, "\\u0000", 6))) return false;
     yajl_val x = parse_tree(a), y = x ? parse_tree(b) : NULL;
     bool equal = x && y && tree_equal(x, y);
@@ -95,22 +99,15 @@ static bool json_equal(ra_bytes_ref a, ra_bytes_ref b) {
 static bool value_equal(const ra_source *st, uint64_t sv, const ra_source *d, uint64_t dv, const uint32_t *tr) {
     unsigned st_tag = ra_value_tag(sv), d_tag = ra_value_tag(dv);
     if (st_tag != d_tag) {
-        if (stringish(st_tag) && stringish(d_tag)) {  // an `id` kept as its symbol against one as text
-            ra_bytes_ref a = ra_source_value_bytes(st, sv), b = ra_source_value_bytes(d, dv);
-            return a.len == b.len && (a.len == 0 || (a.ptr && b.ptr && memcmp(a.ptr, b.ptr, a.len) == 0));
-        }
+        if (stringish(st_tag) && stringish(d_tag))  // an `id` kept as its symbol against one as text
+            return same_bytes(ra_source_value_bytes(st, sv), ra_source_value_bytes(d, dv));
         return numeric(st_tag) && numeric(d_tag) && number_of(st, sv) == number_of(d, dv);
     }
     switch (d_tag) {
-    case RA_TAG_NUMBER: {
-        ra_bytes_ref a = ra_source_value_bytes(st, sv), b = ra_source_value_bytes(d, dv);
-        if (a.len == b.len && memcmp(a.ptr, b.ptr, a.len) == 0) return true;
-        return number_of(st, sv) == number_of(d, dv);
-    }
-    case RA_TAG_STRING: {
-        ra_bytes_ref a = ra_source_value_bytes(st, sv), b = ra_source_value_bytes(d, dv);
-        return a.len == b.len && (a.len == 0 || memcmp(a.ptr, b.ptr, a.len) == 0);
-    }
+    case RA_TAG_NUMBER:
+        return same_bytes(ra_source_value_bytes(st, sv), ra_source_value_bytes(d, dv)) ||
+               number_of(st, sv) == number_of(d, dv);
+    case RA_TAG_STRING: return same_bytes(ra_source_value_bytes(st, sv), ra_source_value_bytes(d, dv));
     case RA_TAG_JSON: return json_equal(ra_source_value_bytes(st, sv), ra_source_value_bytes(d, dv));
     case RA_TAG_REF:
     case RA_TAG_IDSTR: return ra_value_payload(sv) == tr[ra_value_payload(dv)];

@@ -109,16 +109,21 @@ static bool derived_equals(const ra_source *s, uint32_t prefix, uint32_t index, 
            memcmp(text + pl + 1, digits, nd) == 0;
 }
 
-static bool sym_equals(const ra_source *s, uint32_t sym, const char *text, size_t len) {
+// Whether symbol `sym` has the text `text`, or with `text` NULL, the text "<prefix>:<index>".
+// Derivations are equal exactly when their texts are (the text after the last ':' is the index).
+static inline bool sym_matches(const ra_source *s, uint32_t sym, const char *_Nullable text, size_t len,
+                               uint32_t prefix, uint32_t index) {
     if (__builtin_expect(ra_sym_derived(s, sym), 0)) {
-        uint32_t prefix, index;
-        ra_sym_derivation(s, sym, &prefix, &index);
-        return derived_equals(s, prefix, index, text, len);
+        uint32_t p, x;
+        ra_sym_derivation(s, sym, &p, &x);
+        return text ? derived_equals(s, p, x, text, len) : p == prefix && x == index;
     }
-    return memcmp(ra_sym_ptr(s, sym), text, len) == 0;
+    return text ? memcmp(ra_sym_ptr(s, sym), text, len) == 0 : derived_equals(s, prefix, index, ra_sym_ptr(s, sym), len);
 }
 
-uint32_t ra_lookup(const ra_source *s, const char *text, size_t len, uint32_t hash) {
+// The symbol with that hash, length and text (see sym_matches), or 0.
+static inline uint32_t find(const ra_source *s, uint32_t hash, size_t len, const char *_Nullable text,
+                            uint32_t prefix, uint32_t index) {
     if (!s->index_cap) return 0;
     uint32_t mask = s->index_cap - 1, tag = hash & RA_SLOT_TAG;
     for (uint32_t i = hash & mask;; i = (i + 1) & mask) {
@@ -127,8 +132,12 @@ uint32_t ra_lookup(const ra_source *s, const char *text, size_t len, uint32_t ha
         if ((slot & RA_SLOT_TAG) != tag) continue;
         uint32_t sym = slot & RA_SLOT_SYM;
         const ra_symbol *e = &s->syms[sym];
-        if (e->hash == hash && e->length == len && sym_equals(s, sym, text, len)) return sym;
+        if (e->hash == hash && e->length == len && sym_matches(s, sym, text, len, prefix, index)) return sym;
     }
+}
+
+uint32_t ra_lookup(const ra_source *s, const char *text, size_t len, uint32_t hash) {
+    return find(s, hash, len, text, 0, 0);
 }
 
 void ra_sym_write(const ra_source *s, uint32_t sym, char *out) {
@@ -209,25 +218,9 @@ static uint32_t add_symbol(ra_source *s, size_t len, uint32_t hash) { return add
 
 uint32_t ra_intern_derived(ra_source *s, uint32_t prefix, uint32_t index, size_t len, uint32_t hash) {
     if (!prefix || prefix >= s->nsyms || ra_sym_derived(s, prefix)) return 0;  // prefixes are text
-    if (s->index_cap) {
-        uint32_t mask = s->index_cap - 1, tag = hash & RA_SLOT_TAG;
-        for (uint32_t i = hash & mask;; i = (i + 1) & mask) {
-            uint32_t slot = s->index[i];
-            if (!slot) break;
-            if ((slot & RA_SLOT_TAG) != tag) continue;
-            uint32_t sym = slot & RA_SLOT_SYM;
-            const ra_symbol *e = &s->syms[sym];
-            if (e->hash != hash || e->length != len) continue;
-            if (ra_sym_derived(s, sym)) {
-                // The text after its last ':' is the index, so equal texts mean equal derivations.
-                uint32_t p, x;
-                ra_sym_derivation(s, sym, &p, &x);
-                if (p == prefix && x == index) return sym;
-            } else if (derived_equals(s, prefix, index, ra_sym_ptr(s, sym), len)) {
-                return sym;  // the same text, interned as text (from a store file, say)
-            }
-        }
-    }
+    // Found as a derivation, or as the same text interned as text (from a store file, say).
+    uint32_t found = find(s, hash, len, NULL, prefix, index);
+    if (found) return found;
     if (!ra_buf_reserve(&s->sym_bytes, 8 + 1)) return 0;
     uint8_t *w = s->sym_bytes.data + s->sym_bytes.len;
     memcpy(w, &prefix, 4);
