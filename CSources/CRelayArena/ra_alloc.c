@@ -3,7 +3,8 @@
 // Blocks of 1 MiB and more (arenas, heaps, slot arrays) are mapped directly and grow with mremap:
 // the pages move instead of being copied, and growth never holds two copies at once.
 //
-// Freed mapped blocks are kept, up to a limit (256 MiB unless set), for the next arena to reuse: a
+// Freed mapped blocks are kept, up to a limit (256 MiB unless set, counting the bytes that were
+// written, not the address space reserved), for the next arena to reuse: a
 // batch job that normalizes one response after another then writes into pages it already owns,
 // instead of paying the kernel to unmap them, fault them in again and zero them (a fifth of a
 // 100k-todo ingest's time was that). ra_release_retained_memory() hands them back. Under
@@ -54,13 +55,14 @@ static size_t mapped_bytes(const header *h) { return (size_t)h->mapped_pages * R
 static pthread_mutex_t retain_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct retained {
     void *base;
-    size_t bytes;
+    size_t bytes;     // mapped
+    size_t resident;  // at most this much of it was written (what the limit counts)
 } retained[RA_RETAIN_SLOTS];
 static size_t nretained, retained_total;
 static size_t retain_limit = (size_t)256 << 20;
 
 static void retained_remove(size_t i) {
-    retained_total -= retained[i].bytes;
+    retained_total -= retained[i].resident;
     memmove(&retained[i], &retained[i + 1], (nretained - i - 1) * sizeof retained[0]);
     nretained--;
 }
@@ -86,21 +88,21 @@ static void *retained_take(size_t bytes, size_t *got) {
 }
 
 // Keeps a freed mapping for reuse, evicting the oldest to stay within the budget; unmaps what
-// is not kept (outside the lock).
-static void retained_give(void *base, size_t bytes) {
+// is not kept (outside the lock). `resident`: the bytes of it that may hold pages.
+static void retained_give(void *base, size_t bytes, size_t resident) {
     void *evict[RA_RETAIN_SLOTS + 1];
     size_t nevict[RA_RETAIN_SLOTS + 1], ne = 0;
     pthread_mutex_lock(&retain_lock);
-    if (bytes > retain_limit) {
+    if (resident > retain_limit) {
         evict[ne] = base, nevict[ne++] = bytes;
     } else {
         RA_POISON(base, bytes);
-        while (nretained && (nretained == RA_RETAIN_SLOTS || retained_total + bytes > retain_limit)) {
+        while (nretained && (nretained == RA_RETAIN_SLOTS || retained_total + resident > retain_limit)) {
             evict[ne] = retained[0].base, nevict[ne++] = retained[0].bytes;
             retained_remove(0);
         }
-        retained[nretained++] = (struct retained){base, bytes};
-        retained_total += bytes;
+        retained[nretained++] = (struct retained){base, bytes, resident};
+        retained_total += resident;
     }
     pthread_mutex_unlock(&retain_lock);
     for (size_t i = 0; i < ne; i++) {
@@ -210,12 +212,22 @@ void *ra_realloc(void *p, size_t n) {
     return q;
 }
 
-void ra_dealloc(void *p) {
+void ra_dealloc(void *p) { ra_dealloc_used(p, SIZE_MAX); }
+
+void ra_dealloc_used(void *p, size_t used) {
     if (!p) return;
     header *h = (header *)((uint8_t *)p - RA_HEADER);
     atomic_fetch_sub_explicit(&live_blocks, 1, memory_order_relaxed);
-    if (h->kind == KIND_MAP) retained_give(h, mapped_bytes(h));
-    else free(h);
+    if (h->kind != KIND_MAP) {
+        free(h);
+        return;
+    }
+    // A mapping is sized from a guess (the normalizer's hint) and its tail is often never
+    // written: hand the pages past `used` back (a no-op where none were faulted in), so that the
+    // budget counts the memory a kept block holds, not the address space it spans.
+    size_t mapped = mapped_bytes(h), keep = used < mapped - RA_HEADER ? page_round(RA_HEADER + used) : mapped;
+    if (keep < mapped) (void)madvise((uint8_t *)h + keep, mapped - keep, MADV_DONTNEED);
+    retained_give(h, mapped, keep);
 }
 
 int64_t ra_live_allocations(void) { return atomic_load_explicit(&live_blocks, memory_order_relaxed); }

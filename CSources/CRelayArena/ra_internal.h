@@ -21,6 +21,9 @@ void *_Nullable ra_malloc(size_t n);
 void *_Nullable ra_calloc(size_t count, size_t size);
 void *_Nullable ra_realloc(void *_Nullable p, size_t n);
 void ra_dealloc(void *_Nullable p);
+/// ra_dealloc of a block of which only the first `used` bytes were ever written: a large block
+/// kept for reuse counts (and keeps the pages of) only those against the retained-memory limit.
+void ra_dealloc_used(void *_Nullable p, size_t used);
 extern yajl_alloc_funcs ra_yajl_alloc_funcs;
 
 /// Growable byte buffer; offsets into it stay valid when it moves.

@@ -312,7 +312,7 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
         }
         st->updated[st->nupdated++] = id;
     }
-    ra_dealloc(changes);
+    ra_dealloc_used(changes, (size_t)nchanges * sizeof *changes);
     ra_dealloc(tr);
     return RA_OK;
 limit:

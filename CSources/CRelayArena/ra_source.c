@@ -79,14 +79,16 @@ ra_source *ra_source_create(void) {
 
 void ra_source_destroy(ra_source *s) {
     if (!s) return;
-    ra_buf_free(&s->sym_bytes);
-    ra_buf_free(&s->heap);
-    ra_dealloc(s->syms);
+    // What was written of each array (they only grow): the rest of a hinted reservation was
+    // never touched, or holds at most one symbol's text that was found already interned.
+    ra_dealloc_used(s->sym_bytes.data, s->sym_bytes.len);
+    ra_dealloc_used(s->heap.data, s->heap.len);
+    ra_dealloc_used(s->syms, (size_t)s->nsyms * sizeof(ra_symbol));
     ra_dealloc(s->index);
-    ra_dealloc(s->recs);
-    ra_dealloc(s->fkeys);
-    ra_dealloc(s->fvals);
-    ra_dealloc(s->updated);
+    ra_dealloc_used(s->recs, (size_t)s->nrecs * sizeof(ra_record));
+    ra_dealloc_used(s->fkeys, (size_t)s->nfields * sizeof(uint32_t));
+    ra_dealloc_used(s->fvals, (size_t)s->nfields * sizeof(uint64_t));
+    ra_dealloc_used(s->updated, (size_t)s->nupdated * sizeof(uint32_t));
     text_cache_destroy(s->texts);
     pthread_rwlock_destroy(&s->lock);
     ra_dealloc(s);

@@ -43,6 +43,26 @@ final class RetainedMemoryTests: XCTestCase {
         XCTAssertEqual(reused.relayJSON(), fresh.relayJSON())
     }
 
+    func testTheLimitCountsWrittenBytesNotReservedAddressSpace() throws {
+        // A payload's arrays are reserved from a guess at its size, generously; the unwritten rest
+        // must not count against the budget, or a 1M-todo refetch's delta (about 240 MB written,
+        // over 350 MB reserved) could never be kept for the next one.
+        let plan = try TodoListSetup.plan(todos: 100_000)
+        let response = TodoListWorkload(todos: 100_000).response()
+        RecordStore.setRetainedMemoryLimit(1 << 30)
+        RecordStore.releaseRetainedMemory()
+        var store: RecordStore? = RecordStore()
+        try store!.commit(response: response, plan: plan)
+        // The arena, and the list of the data IDs the publish updated (one per record).
+        let arena = store!.arenaBytes + 4 * store!.recordCount
+        let before = RecordStore.retainedMemoryBytes  // the normalizer's staging, freed already
+        store = nil
+        let kept = RecordStore.retainedMemoryBytes - before
+        // Each of the eight arrays rounds up to whole pages, its block header included.
+        XCTAssertGreaterThan(kept, arena / 2, "the store's blocks are kept")
+        XCTAssertLessThanOrEqual(kept, arena + 8 * 8192, "kept \(kept) bytes for an arena of \(arena)")
+    }
+
     func testReleaseAndLimit() throws {
         let plan = try TodoListSetup.plan(todos: 20_000)
         let response = TodoListWorkload(todos: 20_000).response()
