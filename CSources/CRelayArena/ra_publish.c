@@ -201,15 +201,35 @@ typedef struct change {
     uint32_t new_keys;
 } change;
 
+// Whether store symbol `ss` has the text of delta symbol `ds` (a derived one's prefix translated
+// already), judged without the index. A text against a derivation of the same text says no: the
+// lookup that follows finds it.
+static inline bool same_symbol(const ra_source *st, uint32_t ss, const ra_source *d, uint32_t ds, const uint32_t *tr) {
+    const ra_symbol *a = &st->syms[ss], *b = &d->syms[ds];
+    if (a->hash != b->hash || a->length != b->length || ra_sym_derived(st, ss) != ra_sym_derived(d, ds)) return false;
+    if (!ra_sym_derived(d, ds)) return ra_bytes_equal(ra_sym_ptr(st, ss), ra_sym_ptr(d, ds), b->length);
+    uint32_t sp, sx, dp, dx;
+    ra_sym_derivation(st, ss, &sp, &sx);
+    ra_sym_derivation(d, ds, &dp, &dx);
+    return sx == dx && dp < ds && sp == tr[dp];
+}
+
 ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
     uint32_t *tr = ra_calloc(d->nsyms ? d->nsyms : 1, sizeof *tr);
     change *changes = ra_malloc((d->nrecs ? d->nrecs : 1) * sizeof *changes);
     uint32_t nchanges = 0;
     if (!tr || !changes) goto oom;
     // Interning adds symbols only: invisible to readers of records, so it may run first.
-    // The store's index and symbol entries are large and probed at random: each lookup's lines
-    // are requested 16 and 8 symbols ahead of it.
+    // A refetch interns the symbols its store got from the first response, in the same order: the
+    // store symbol after the last one found is tried first, and while that guess holds, the
+    // store's symbols are read front to back and its index not at all. Otherwise the index and
+    // symbol entries are probed at random, each lookup's lines requested 16 and 8 symbols ahead.
+    uint32_t last = 0;
     for (uint32_t sym = 1; sym < d->nsyms; sym++) {
+        if (last + 1 < st->nsyms && same_symbol(st, last + 1, d, sym, tr)) {
+            tr[sym] = ++last;
+            continue;
+        }
         if (sym + 16 < d->nsyms) ra_prefetch_slot(st, d->syms[sym + 16].hash);
         if (sym + 8 < d->nsyms) ra_prefetch_entry(st, d->syms[sym + 8].hash);
         const ra_symbol *e = &d->syms[sym];
@@ -221,6 +241,7 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
             tr[sym] = ra_intern_hashed(st, ra_sym_ptr(d, sym), e->length, e->hash);
         }
         if (!tr[sym]) goto oom;
+        last = tr[sym];
     }
 
     // Pass 1: find what changes and exactly how much room it needs. Nothing is written.

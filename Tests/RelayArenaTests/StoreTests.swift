@@ -37,6 +37,30 @@ final class StoreTests: XCTestCase {
         }
     }
 
+    /// "Todo:0034271" and "Todo:0043217" have the same length and the same 32-bit hash (found by
+    /// search): symbols are told apart by their text, whether a refetch finds the store's symbol
+    /// by guessing its position or by a lookup in the index.
+    func testIDsWithTheSameHashStayDistinctRecords() throws {
+        let compiler = try Compiler(schema: GraphQLSourceFile(name: "todo.graphql", text: Fixtures.text("todo.graphql")))
+        let docs = try compiler.compile([GraphQLSourceFile(name: "q.graphql", text: #"query Q { node(id: "x") { id ... on Todo { text } } }"#)])
+        let plan = try NormalizationPlan(operation: docs.operations["Q"]!)
+        func payload(_ id: String, _ text: String) -> [UInt8] {
+            Array(#"{"data":{"node":{"__typename":"Todo","id":"\#(id)","text":"\#(text)"}}}"#.utf8)
+        }
+        let store = RecordStore()
+        try store.commit(response: payload("Todo:0034271", "first"), plan: plan)
+        // The second ID takes the first one's place in the payload, so the guess names its symbol.
+        let updated = Array(try store.commit(response: payload("Todo:0043217", "second"), plan: plan))
+        XCTAssertEqual(Set(updated), ["Todo:0043217", "client:root"])
+        XCTAssertEqual(store.recordCount, 3)
+        store.withSnapshot { s in
+            for (id, text) in [("Todo:0034271", "first"), ("Todo:0043217", "second")] {
+                guard case .record(let r) = s.record(id), case .string(let t)? = s.field(r, "text") else { return XCTFail(id) }
+                XCTAssertEqual(t.string, text, id)
+            }
+        }
+    }
+
     /// Each payload sets the same value on two records; concurrent readers must never see them
     /// differ (that would be half a payload).
     func testReadersNeverSeeHalfAPayload() throws {
