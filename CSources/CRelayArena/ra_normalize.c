@@ -284,6 +284,7 @@ static int stage_value(ra_normalizer *n, frame *rec, uint64_t value) {
                                                              : (uint32_t)ra_value_payload(value);
         if (!ra_grow((void **)&n->items, &n->cap_items, n->nitems + 1, sizeof(uint32_t))) return oom(n);
         n->items[n->nitems++] = item;
+        if (n->nitems > n->hw_items) n->hw_items = n->nitems;
         rec->count++;
         return 1;
     }
@@ -715,6 +716,8 @@ static int finish_record(ra_normalizer *n, uint32_t depth, uint32_t type_sym, bo
             n->pfields[n->npfields++] = sf;
             p->field_count++;
         }
+        if (n->npend > n->hw_pend) n->hw_pend = n->npend;
+        if (n->npfields > n->hw_pfields) n->hw_pfields = n->npfields;
         for (uint32_t i = f->pend_base; i < me; i++)
             if (n->pend[i].parent == (RA_ITEM_PEND | depth)) n->pend[i].parent = me;
         link = ra_make(RA_TAG_PEND, me);
@@ -1168,10 +1171,10 @@ void ra_normalizer_destroy(ra_normalizer *n) {
     ra_source_destroy(n->delta);
     ra_dealloc(n->frames);
     ra_dealloc(n->fields);
-    ra_dealloc(n->items);
+    ra_dealloc_used(n->items, (size_t)n->hw_items * sizeof *n->items);
     ra_dealloc(n->tbl);
-    ra_dealloc(n->pend);
-    ra_dealloc(n->pfields);
+    ra_dealloc_used(n->pend, (size_t)n->hw_pend * sizeof *n->pend);
+    ra_dealloc_used(n->pfields, (size_t)n->hw_pfields * sizeof *n->pfields);
     ra_buf_free(&n->bytes);
     ra_buf_free(&n->keys);
     ra_buf_free(&n->pbytes);
@@ -1208,6 +1211,12 @@ void ra_normalizer_expect(ra_normalizer *n, uint64_t total_bytes) {
     uint64_t b = total_bytes;
     (void)ra_source_reserve(n->delta, (uint32_t)(b / 64), (size_t)(b * 3 / 4), (uint32_t)(b / 48),
                             (uint32_t)(b / 16), (size_t)(b * 3 / 4));
+    // List items waiting for their list's owner (a connection's edges, until the connection
+    // closes): one per ~100 bytes. Sized once, these come back from the retained blocks on the
+    // next payload instead of growing into fresh pages.
+    (void)ra_grow((void **)&n->items, &n->cap_items, (uint32_t)(b / 96), sizeof(uint32_t));
+    (void)ra_grow((void **)&n->pend, &n->cap_pend, (uint32_t)(b / 96), sizeof(pend_rec));
+    (void)ra_grow((void **)&n->pfields, &n->cap_pfields, (uint32_t)(b / 48), sizeof(staged_field));
 }
 
 ra_status ra_normalizer_feed(ra_normalizer *n, const uint8_t *bytes, size_t len) {

@@ -84,6 +84,7 @@ struct ra_normalizer {
     uint32_t npend, cap_pend;
     staged_field *pfields;
     uint32_t npfields, cap_pfields;
+    uint32_t hw_items, hw_pend, hw_pfields;  // high-water marks: what was written of each array
     ra_buf pbytes;
     ra_buf errors_json;    // the response's `errors` member, as received
     ra_buf scratch;
