@@ -79,8 +79,9 @@ ra_source *ra_source_create(void) {
 
 void ra_source_destroy(ra_source *s) {
     if (!s) return;
-    // What was written of each array (they only grow): the rest of a hinted reservation was
-    // never touched, or holds at most one symbol's text that was found already interned.
+    // What each array holds now: past it, a hinted reservation was never written, or holds what
+    // is garbage anyway (a symbol's text found already interned, an earlier publish's longer
+    // updated list).
     ra_dealloc_used(s->sym_bytes.data, s->sym_bytes.len);
     ra_dealloc_used(s->heap.data, s->heap.len);
     ra_dealloc_used(s->syms, (size_t)s->nsyms * sizeof(ra_symbol));
