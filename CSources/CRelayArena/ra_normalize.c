@@ -93,6 +93,14 @@ static inline __attribute__((always_inline)) bool stage_field(ra_normalizer *n, 
     return true;
 }
 
+// The list-item and pending stacks only shrink in a few places: their high-water marks (what
+// ra_normalizer_destroy hands back as written) are taken there, not per item.
+static void note_high_water(ra_normalizer *n) {
+    if (n->nitems > n->hw_items) n->hw_items = n->nitems;
+    if (n->npend > n->hw_pend) n->hw_pend = n->npend;
+    if (n->npfields > n->hw_pfields) n->hw_pfields = n->npfields;
+}
+
 static inline __attribute__((always_inline)) frame *push(ra_normalizer *n, uint8_t kind) {
     if (n->depth >= n->limits.max_depth) {
         fail(n, RA_ERR_DEPTH, "nesting depth exceeds the limit of %u", n->limits.max_depth);
@@ -284,7 +292,6 @@ static int stage_value(ra_normalizer *n, frame *rec, uint64_t value) {
                                                              : (uint32_t)ra_value_payload(value);
         if (!ra_grow((void **)&n->items, &n->cap_items, n->nitems + 1, sizeof(uint32_t))) return oom(n);
         n->items[n->nitems++] = item;
-        if (n->nitems > n->hw_items) n->hw_items = n->nitems;
         rec->count++;
         return 1;
     }
@@ -580,6 +587,7 @@ static int settle_pending(ra_normalizer *n, uint32_t mark, uint32_t frame_depth,
             return 0;
     }
     if (mark < n->npend) {
+        note_high_water(n);
         n->npfields = n->pend[mark].field_first;
         n->npend = mark;
         if (mark == 0) n->pbytes.len = 0;
@@ -716,8 +724,6 @@ static int finish_record(ra_normalizer *n, uint32_t depth, uint32_t type_sym, bo
             n->pfields[n->npfields++] = sf;
             p->field_count++;
         }
-        if (n->npend > n->hw_pend) n->hw_pend = n->npend;
-        if (n->npfields > n->hw_pfields) n->hw_pfields = n->npfields;
         for (uint32_t i = f->pend_base; i < me; i++)
             if (n->pend[i].parent == (RA_ITEM_PEND | depth)) n->pend[i].parent = me;
         link = ra_make(RA_TAG_PEND, me);
@@ -1119,6 +1125,7 @@ static int cb_end_array(void *ctx) {
         uint64_t v = stage_bytes(n, RA_TAG_REFS, count ? n->items + f->item_base : NULL, (size_t)count * 4);
         if (!v) return oom(n);
         memcpy(n->bytes.data + ra_value_payload(v), &count, 4);
+        note_high_water(n);
         n->nitems = f->item_base;
         pop(n);
         return stage_value(n, &n->frames[n->depth - 1], v);
@@ -1171,6 +1178,7 @@ void ra_normalizer_destroy(ra_normalizer *n) {
     ra_source_destroy(n->delta);
     ra_dealloc(n->frames);
     ra_dealloc(n->fields);
+    note_high_water(n);  // a failed payload stops with its stacks full
     ra_dealloc_used(n->items, (size_t)n->hw_items * sizeof *n->items);
     ra_dealloc(n->tbl);
     ra_dealloc_used(n->pend, (size_t)n->hw_pend * sizeof *n->pend);
