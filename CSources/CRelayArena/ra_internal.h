@@ -94,6 +94,40 @@ struct ra_source {
     pthread_rwlock_t lock;
 };
 
+// Word loads of short byte runs read the bytes in order only on a little-endian machine.
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the core's word loads assume a little-endian target");
+
+// The first 8 bytes of a run as one word (zero-padded), with loads that stay inside the run: one
+// 8-byte load for long runs, two overlapping 4-byte loads for 4–7 bytes, three byte loads for 1–3.
+static inline uint64_t ra_key_prefix(const void *s, size_t n) {
+    const uint8_t *p = s;
+    if (n >= 8) {
+        uint64_t v;
+        memcpy(&v, p, 8);
+        return v;
+    }
+    if (n >= 4) {
+        uint32_t lo, hi;
+        memcpy(&lo, p, 4);
+        memcpy(&hi, p + n - 4, 4);
+        return (uint64_t)lo | ((uint64_t)hi << (8 * (n - 4)));
+    }
+    if (n == 0) return 0;
+    return (uint64_t)p[0] | ((uint64_t)p[n / 2] << (8 * (n / 2))) | ((uint64_t)p[n - 1] << (8 * (n - 1)));
+}
+
+/// The last `k` (< 8) of the `n` bytes at `p` as one zero-padded word, without a byte-wise copy:
+/// one overlapping load of the last 8 bytes when there are 8, else the short-run loads above.
+static inline uint64_t ra_tail_word(const void *p, size_t n, size_t k) {
+    if (k == 0) return 0;
+    if (n >= 8) {
+        uint64_t v;
+        memcpy(&v, (const uint8_t *)p + n - 8, 8);
+        return v >> (8 * (8 - k));
+    }
+    return ra_key_prefix((const uint8_t *)p + n - k, k);
+}
+
 // A small multiply-xorshift hash over 8-byte words (keys are short: IDs, storage keys). The
 // length goes in last, so the state after a text's first full words can be kept and continued:
 // client IDs that share everything but their index hash only their last bytes.
@@ -112,8 +146,7 @@ static inline uint64_t ra_hash_words(uint64_t h, const void *p, size_t words) {
 /// finishes the hash of a text of `total` bytes.
 static inline uint32_t ra_hash_continue(uint64_t h, const void *p, size_t n, size_t total) {
     h = ra_hash_words(h, p, n / 8);
-    uint64_t w = 0;
-    if (n % 8) memcpy(&w, (const uint8_t *)p + n / 8 * 8, n % 8);
+    uint64_t w = ra_tail_word(p, n, n % 8);
     h = (h ^ w) * 0xC4CEB9FE1A85EC53ull;
     h ^= (uint64_t)total * 0xFF51AFD7ED558CCDull;
     h ^= h >> 32;
@@ -142,6 +175,14 @@ uint32_t ra_intern(ra_source *s, const char *text, size_t len);
 /// ra_intern with the hash already known (publish reuses the delta's).
 uint32_t ra_intern_hashed(ra_source *s, const char *text, size_t len, uint32_t hash);
 uint32_t ra_lookup(const ra_source *s, const char *text, size_t len, uint32_t hash);
+/// Copies `len` bytes (and a NUL) to the end of sym_bytes without making them a symbol yet: the
+/// text of a data ID whose interning waits until its record closes, so that its index slot can be
+/// prefetched first. `*offset` gets where; false on OOM / past the limit.
+bool ra_sym_place(ra_source *s, const char *text, size_t len, uint32_t *offset);
+/// Interns the text placed at `offset` (ra_sym_place): registered where it lies when new, so it is
+/// copied once. When it was interned already, those bytes are given back if nothing was placed
+/// after them (else they stay unused, as a found text's tail copy does). 0 on OOM / limits.
+uint32_t ra_intern_placed(ra_source *s, uint32_t offset, size_t len, uint32_t hash);
 /// Room for a symbol of up to `len` bytes written in place at the end of sym_bytes (no copy
 /// through a scratch buffer); NULL on OOM. The pointer is valid until the source next grows.
 char *_Nullable ra_sym_tail(ra_source *s, size_t len);
@@ -168,14 +209,26 @@ void ra_sym_write(const ra_source *s, uint32_t sym, char *out);
 /// 0 on OOM / past the limits.
 uint32_t ra_intern_derived(ra_source *s, uint32_t prefix, uint32_t index, size_t len, uint32_t hash);
 
+/// The number of decimal digits of `v`: the bit length gives log10 to within one (1233/4096 is
+/// just above log10 2), one table compare settles it.
+static inline size_t ra_digit_count(uint64_t v) {
+    static const uint64_t pow10[20] = {1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
+                                       100000000ull, 1000000000ull, 10000000000ull, 100000000000ull,
+                                       1000000000000ull, 10000000000000ull, 100000000000000ull,
+                                       1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
+                                       1000000000000000000ull, 10000000000000000000ull};
+    if (v < 10) return 1;
+    unsigned t = (unsigned)(64 - __builtin_clzll(v)) * 1233 >> 12;
+    return t + (v >= pow10[t]);
+}
+
 /// The decimal digits of `v` at the start of `out` (room for 20); their count. Two digits per
 /// division, written in place: every list item's client ID ends in one of these.
 static inline size_t ra_index_digits(char *out, uint64_t v) {
     static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
                                 "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
                                 "8081828384858687888990919293949596979899";
-    size_t len = 1;
-    for (uint64_t p = 10; len < 20 && v >= p; p *= 10) len++;
+    size_t len = ra_digit_count(v);
     char *w = out + len;
     for (; v >= 100; v /= 100) {
         w -= 2;

@@ -445,8 +445,7 @@ static uint32_t client_id(ra_normalizer *n, uint32_t parent, uint32_t storage_ke
 static inline uint32_t frame_id(ra_normalizer *n, frame *f) {
     if (f->id_deferred) {
         f->id_deferred = false;
-        const uint8_t *p = n->bytes.data + f->id_off;
-        f->resolved = ra_intern_hashed(n->delta, (const char *)p, f->id_len, f->id_hash);
+        f->resolved = ra_intern_placed(n->delta, f->id_off, f->id_len, f->id_hash);
     }
     return f->resolved;
 }
@@ -507,6 +506,7 @@ typedef struct cid_prefix {
     uint32_t sym;          // the prefix's symbol ("client:<parent>:<storage key>")
     size_t len;            // prefix bytes in n->scratch, the trailing ':' included
     uint64_t state;        // hash state after the prefix's full 8-byte words
+    uint64_t rest;         // the prefix's bytes after those words (fewer than 8), as one word
 } cid_prefix;
 
 static bool cid_prefix_build(ra_normalizer *n, cid_prefix *cp, uint32_t parent, uint32_t storage_key);
@@ -524,15 +524,16 @@ static bool cid_prefix_build(ra_normalizer *n, cid_prefix *cp, uint32_t parent, 
     b->data[len++] = ':';
     b->len = len;
     *cp = (cid_prefix){.parent = parent, .key = storage_key, .sym = sym, .len = len,
-                       .state = ra_hash_words(RA_HASH_SEED, b->data, len / 8)};
+                       .state = ra_hash_words(RA_HASH_SEED, b->data, len / 8),
+                       .rest = ra_tail_word(b->data, len, len % 8)};
     return true;
 }
 
 // The hash of the item's client ID; `*len` gets its text's length.
-static uint32_t cid_hash(ra_normalizer *n, const cid_prefix *cp, uint64_t index, uint32_t *len) {
+static inline uint32_t cid_hash(const cid_prefix *cp, uint64_t index, uint32_t *len) {
     char tail[32];
-    size_t whole = cp->len / 8 * 8, rest = cp->len - whole;
-    memcpy(tail, n->scratch.data + whole, rest);
+    size_t rest = cp->len % 8;
+    memcpy(tail, &cp->rest, 8);  // the prefix's last bytes; the digits go after them
     size_t nd = ra_index_digits(tail + rest, index);
     *len = (uint32_t)(cp->len + nd);
     return ra_hash_continue(cp->state, tail, rest + nd, cp->len + nd);
@@ -547,7 +548,7 @@ static uint32_t list_item_client_id(ra_normalizer *n, uint32_t parent, uint32_t 
     // Its own prefix: n->scratch may hold the one settle_pending is using, which it rebuilds.
     cid_prefix cp;
     if (!cid_prefix_build(n, &cp, parent, storage_key)) return 0;
-    uint32_t len, hash = cid_hash(n, &cp, index, &len);
+    uint32_t len, hash = cid_hash(&cp, index, &len);
     return cid_intern(n, &cp, index, len, hash);
 }
 
@@ -564,7 +565,7 @@ static int settle_pending(ra_normalizer *n, uint32_t mark, uint32_t frame_depth,
             if ((q->parent & RA_ITEM_PEND) && q->index >= 0 && q->index <= UINT32_MAX &&
                 !(parent_known && previous_link(n, frame_sym, q->storage_key, q->index))) {
                 if (!cid_prefix_set(n, &cp, frame_sym, q->storage_key)) return oom(n);
-                q->hash = cid_hash(n, &cp, (uint64_t)q->index, &q->cid_len);
+                q->hash = cid_hash(&cp, (uint64_t)q->index, &q->cid_len);
                 q->hashed = true;
                 ra_prefetch_slot(n->delta, q->hash);
             }
@@ -767,14 +768,16 @@ static int replay(ra_normalizer *n, uint32_t depth, uint32_t cand, uint64_t text
 }
 
 // The usual selected `id` (a non-empty string, a direct scalar member of a non-root record): its
-// text is the record's data ID, interned when the record closes (see frame_id) from a copy in the
-// staging bytes, its index slot prefetched now. The field's value is that symbol (IDSTR), not a
+// text is the record's data ID, copied now to where the delta keeps symbol texts (ra_sym_place)
+// and interned there when the record closes (see frame_id), its index slot prefetched now. The field's value is that symbol (IDSTR), not a
 // second copy of the text: commit fills it in.
 static inline __attribute__((always_inline)) int stage_id(ra_normalizer *n, frame *f, const char *text, size_t len) {
-    uint64_t v = stage_bytes(n, RA_TAG_STRING, text, len);
-    if (!v || !stage_field(n, n->plan->sels[f->cur_sel].storage_key, ra_make(RA_TAG_IDSTR, 0), 0)) return oom(n);
+    uint32_t off;
+    if (!ra_sym_place(n->delta, text, len, &off) ||
+        !stage_field(n, n->plan->sels[f->cur_sel].storage_key, ra_make(RA_TAG_IDSTR, 0), 0))
+        return oom(n);
     f->id_state = ID_STRING;
-    f->id_off = ra_value_payload(v) + 4;
+    f->id_off = off;
     f->id_len = (uint32_t)len;
     f->id_hash = ra_hash(text, len);
     f->id_deferred = true;

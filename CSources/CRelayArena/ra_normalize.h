@@ -42,7 +42,7 @@ typedef struct frame {
     uint64_t cap_off;      // outermost capture: heap-style slot of the JSON text
     uint64_t seen, present;
     uint32_t key_base, nkeys, tbl_base, tbl_cap;
-    uint64_t tn_off, id_off;  // id_off: heap offset of the `id` text while id_deferred
+    uint64_t tn_off, id_off;  // id_off: where the `id` text was placed in the delta's symbol bytes, while id_deferred
     uint32_t tn_len, id_len, id_hash;
     bool id_deferred;      // a string `id` arrived; resolved (interned) on first need
     uint32_t next_entry;   // RECORD: the entry after the last matched key (members usually arrive in selection order)

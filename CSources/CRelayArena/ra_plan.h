@@ -51,29 +51,6 @@ static inline const char *ra_plan_str(const ra_plan *p, uint32_t i, uint32_t *le
     return p->strings + p->str[i].offset;
 }
 
-// ra_key_prefix's overlapping loads give the key's bytes in order only on a little-endian machine.
-_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "ra_key_prefix assumes a little-endian target");
-
-// The first 8 bytes of a key as one word (zero-padded), computed the same way for plan keys and
-// response keys, with loads that stay inside the key: one 8-byte load for long keys, two
-// overlapping 4-byte loads for 4–7 bytes, three byte loads for 1–3.
-static inline uint64_t ra_key_prefix(const void *s, size_t n) {
-    const uint8_t *p = s;
-    if (n >= 8) {
-        uint64_t v;
-        memcpy(&v, p, 8);
-        return v;
-    }
-    if (n >= 4) {
-        uint32_t lo, hi;
-        memcpy(&lo, p, 4);
-        memcpy(&hi, p + n - 4, 4);
-        return (uint64_t)lo | ((uint64_t)hi << (8 * (n - 4)));
-    }
-    if (n == 0) return 0;
-    return (uint64_t)p[0] | ((uint64_t)p[n / 2] << (8 * (n / 2))) | ((uint64_t)p[n - 1] << (8 * (n - 1)));
-}
-
 static inline bool ra_plan_str_eq(const ra_plan *p, uint32_t i, const void *s, size_t n) {
     return p->str[i].length == n && memcmp(p->strings + p->str[i].offset, s, n) == 0;
 }

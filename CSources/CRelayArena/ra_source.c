@@ -201,20 +201,49 @@ uint32_t ra_intern(ra_source *s, const char *text, size_t len) {
     return ra_intern_hashed(s, text, len, ra_hash(text, len));
 }
 
+// A symbol entry (and its index slot) for bytes already in sym_bytes at `offset` (flags
+// included). Changes nothing when it fails.
+static uint32_t register_symbol(ra_source *s, uint32_t offset, size_t len, uint32_t hash) {
+    if (s->nsyms >= RA_MAX_SYMBOLS || len > UINT32_MAX) return 0;
+    if ((uint64_t)(s->nsyms + 1) * 2 > s->index_cap && !ra_index_grow(s, (uint64_t)s->nsyms + 1)) return 0;
+    if (!ra_grow((void **)&s->syms, &s->capsyms, s->nsyms + 1, sizeof(ra_symbol))) return 0;
+    uint32_t sym = s->nsyms++;
+    s->syms[sym] = (ra_symbol){.offset = offset, .length = (uint32_t)len, .hash = hash, .record = 0};
+    index_put(s->index, s->index_cap - 1, sym, hash);
+    return sym;
+}
+
 // Registers a symbol whose `bytes` bytes are already at the end of sym_bytes (room for one more
 // reserved): a text of `len` bytes, or with `derived`, a derivation of a text of `len` bytes.
 static uint32_t add_entry(ra_source *s, size_t bytes, size_t len, uint32_t hash, bool derived) {
-    if (s->nsyms >= RA_MAX_SYMBOLS || s->sym_bytes.len + bytes >= RA_MAX_SYM_BYTES || len > UINT32_MAX) return 0;
-    if ((uint64_t)(s->nsyms + 1) * 2 > s->index_cap && !ra_index_grow(s, (uint64_t)s->nsyms + 1)) return 0;
-    if (!ra_grow((void **)&s->syms, &s->capsyms, s->nsyms + 1, sizeof(ra_symbol))) return 0;
+    if (s->sym_bytes.len + bytes >= RA_MAX_SYM_BYTES) return 0;
     uint32_t off = (uint32_t)s->sym_bytes.len;
+    uint32_t sym = register_symbol(s, off | (derived ? RA_SYM_DERIVED : 0), len, hash);
+    if (!sym) return 0;
     // A NUL after each text lets callers print it; it is not part of the length.
     s->sym_bytes.data[off + bytes] = 0;
     s->sym_bytes.len += bytes + 1;
-    uint32_t sym = s->nsyms++;
-    s->syms[sym] = (ra_symbol){.offset = off | (derived ? RA_SYM_DERIVED : 0), .length = (uint32_t)len, .hash = hash, .record = 0};
-    index_put(s->index, s->index_cap - 1, sym, hash);
     return sym;
+}
+
+bool ra_sym_place(ra_source *s, const char *text, size_t len, uint32_t *offset) {
+    if (len >= RA_MAX_SYM_BYTES || s->sym_bytes.len + len >= RA_MAX_SYM_BYTES ||
+        !ra_buf_reserve(&s->sym_bytes, len + 1))
+        return false;
+    uint32_t off = (uint32_t)s->sym_bytes.len;
+    if (len) memcpy(s->sym_bytes.data + off, text, len);
+    s->sym_bytes.data[off + len] = 0;
+    s->sym_bytes.len += len + 1;
+    *offset = off;
+    return true;
+}
+
+uint32_t ra_intern_placed(ra_source *s, uint32_t offset, size_t len, uint32_t hash) {
+    uint32_t found = ra_lookup(s, (const char *)s->sym_bytes.data + offset, len, hash);
+    if (!found) return register_symbol(s, offset, len, hash);
+    // Interned already: the copy goes back when nothing was placed after it.
+    if ((size_t)offset + len + 1 == s->sym_bytes.len) s->sym_bytes.len = offset;
+    return found;
 }
 
 static uint32_t add_symbol(ra_source *s, size_t len, uint32_t hash) { return add_entry(s, len, len, hash, false); }

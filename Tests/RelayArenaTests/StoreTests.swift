@@ -4,6 +4,7 @@ import Foundation
 import RelayArena
 import RelayArenaCompiler
 import RelayArenaTestSupport
+import RelayArenaWorkloads
 import XCTest
 
 final class StoreTests: XCTestCase {
@@ -59,6 +60,31 @@ final class StoreTests: XCTestCase {
                 XCTAssertEqual(t.string, text, id)
             }
         }
+    }
+
+    /// A data ID met again in one payload names the record already there, and its text is kept
+    /// once: the normalizer copies each `id` to the symbol bytes when it arrives (so that the
+    /// lookup can wait for the record to close), and a copy that turns out to be a repeat must go.
+    func testADataIDRepeatedInOnePayloadKeepsItsTextOnce() throws {
+        let id = String(repeating: "T", count: 2_000)
+        func response(_ copies: Int) -> [UInt8] {
+            let edge = #"{"cursor":"c","node":{"id":"\#(id)","text":"t","complete":false}}"#
+            let edges = Array(repeating: edge, count: copies).joined(separator: ",")
+            return Array((#"{"data":{"user":{"id":"me","totalCount":1,"todos":{"edges":[\#(edges)],"#
+                + #""pageInfo":{"hasNextPage":false,"hasPreviousPage":false,"startCursor":null,"endCursor":null}}}}}"#).utf8)
+        }
+        let plan = try TodoListSetup.plan(todos: 100)
+        let once = RecordStore(), often = RecordStore()
+        try once.commit(response: response(1), plan: plan)
+        try often.commit(response: response(100), plan: plan)
+        XCTAssertEqual(often.recordCount, once.recordCount + 99, "one todo record, an edge per copy")
+        often.withSnapshot { s in
+            guard case .record(let todo) = s.record(id), case .string(let text)? = s.field(todo, "text") else { return XCTFail() }
+            XCTAssertEqual(text.string, "t")
+        }
+        // 99 more edges, and the index room a larger payload reserves, come to ~40 KB; 99 more
+        // copies of the ID would add ~200 KB to that.
+        XCTAssertLessThan(often.arenaBytes - once.arenaBytes, 99 * id.utf8.count / 2)
     }
 
     /// Each payload sets the same value on two records; concurrent readers must never see them
