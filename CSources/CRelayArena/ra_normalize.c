@@ -124,6 +124,16 @@ static inline __attribute__((always_inline)) frame *push(ra_normalizer *n, uint8
     return f;
 }
 
+// A record of selection set `set`, opened by selection `sel` (RA_NONE for the root).
+static inline __attribute__((always_inline)) frame *push_record(ra_normalizer *n, uint32_t set, uint32_t sel) {
+    frame *r = push(n, F_RECORD);
+    if (!r) return NULL;
+    r->set = set;
+    r->sel = sel;
+    r->next_en = n->plan->entries + n->plan->info[set].entry_first;
+    return r;
+}
+
 static bool is_zero_number(const char *s, size_t len) {
     for (size_t i = 0; i < len; i++) {
         char c = s[i];
@@ -917,9 +927,8 @@ static int on_start(ra_normalizer *n, bool map) {
         if (f->cur == CUR_DATA) {
             if (!map) return fail(n, RA_ERR_RESPONSE, "`data` is not an object");
             n->saw_data = true;
-            frame *r = push(n, F_RECORD);
+            frame *r = push_record(n, 0, RA_NONE);
             if (!r) return 0;
-            r->set = 0;
             r->resolved = n->root_sym;
             return 1;
         }
@@ -945,11 +954,9 @@ static int on_start(ra_normalizer *n, bool map) {
             const char *nm = sel_name(n, f->sel, &nl);
             return fail(n, RA_ERR_SHAPE, "Expected elements for field `%.*s` to be objects", nl, nm);
         }
-        uint32_t set = f->set, sel = f->sel, index = f->count;
-        frame *r = push(n, F_RECORD);
+        uint32_t index = f->count;
+        frame *r = push_record(n, f->set, f->sel);
         if (!r) return 0;
-        r->set = set;
-        r->sel = sel;
         r->index = index;
         return 1;
     }
@@ -975,11 +982,7 @@ static int on_start(ra_normalizer *n, bool map) {
         return capture_begin(n, CAP_HEAP, map ? F_CAPTURE_MAP : F_CAPTURE_ARRAY);
     case RA_SEL_LINKED: {
         if (!map) return fail(n, RA_ERR_SHAPE, "Expected data for field `%.*s` to be an object", nl, nm);
-        frame *r = push(n, F_RECORD);
-        if (!r) return 0;
-        r->set = s->child_set;
-        r->sel = cs;
-        return 1;
+        return push_record(n, s->child_set, cs) ? 1 : 0;
     }
     default: {
         if (map) return fail(n, RA_ERR_SHAPE, "Expected data for field `%.*s` to be an array of objects", nl, nm);
@@ -995,41 +998,37 @@ static int on_start(ra_normalizer *n, bool map) {
 static int cb_start_map(void *ctx) { return on_start(ctx, true); }
 static int cb_start_array(void *ctx) { return on_start(ctx, false); }
 
-// A matched member: the frame now expects the value of entry `e`.
-static inline __attribute__((always_inline)) void expect_entry(ra_normalizer *n, frame *f, const ra_set_info *info,
-                                                               const ra_entry *en, uint32_t e) {
-    f->next_entry = e + 1;
+// A matched member: the frame now expects the value of entry `en`.
+static inline __attribute__((always_inline)) void expect_entry(ra_normalizer *n, frame *f, const ra_entry *en) {
+    f->seen |= en->seen_bit;
+    f->next_en = en + 1;
     f->cur_id = en->is_id;
     f->cur_tn = en->is_typename;
     f->present |= en->watch_bits;
     f->cur_key = en->key;
     if (en->direct) {
         f->cur = CUR_DIRECT;
-        f->cur_sel = n->plan->cands[en->first];
+        f->cur_sel = en->direct_sel;
     } else {
         f->cur = CUR_BUFFER;
-        f->cur_sel = info->entry_first + e;
+        f->cur_sel = (uint32_t)(en - n->plan->entries);
     }
 }
 
 static int map_key(ra_normalizer *n, const unsigned char *key, size_t len);
 
 // The common case inline and call-free: a record's member that is the entry after the last one
-// matched (members arrive in selection order), not seen before. Everything else: map_key.
+// matched (members arrive in selection order), not seen before. Everything else: map_key. (A
+// set's sentinel entry, and entries past the 64th, have no seen bit and never match here.)
 static int cb_map_key(void *ctx, const unsigned char *key, size_t len) {
     ra_normalizer *n = ctx;
     if (n->failed) return 0;
     frame *f = &n->frames[n->depth - 1];
     if (f->kind == F_RECORD) {
-        const ra_set_info *info = &n->plan->info[f->set];
-        uint32_t e = f->next_entry;
-        if (e < info->entry_count && e < 64 && !((f->seen >> e) & 1)) {
-            const ra_entry *en = &n->plan->entries[info->entry_first + e];
-            if (en->key_len == len && len <= 8 && en->key_prefix == ra_key_prefix(key, len)) {
-                f->seen |= 1ull << e;
-                expect_entry(n, f, info, en, e);
-                return 1;
-            }
+        const ra_entry *en = f->next_en;
+        if ((en->seen_bit & ~f->seen) && en->key_len == len && len <= 8 && en->key_prefix == ra_key_prefix(key, len)) {
+            expect_entry(n, f, en);
+            return 1;
         }
     }
     return map_key(n, key, len);
@@ -1045,7 +1044,8 @@ __attribute__((noinline)) static int map_key(ra_normalizer *n, const unsigned ch
         f->cur_key = RA_NONE;
         // Members usually arrive in selection order: try the entry after the last match first.
         uint64_t prefix = ra_key_prefix(key, len);
-        uint32_t e = f->next_entry < count ? f->next_entry : 0, tries = 0;
+        uint32_t next = (uint32_t)(f->next_en - entries);
+        uint32_t e = next < count ? next : 0, tries = 0;
         for (; tries < count; tries++, e = e + 1 == count ? 0 : e + 1) {
             const ra_entry *en = &entries[e];
             if (en->key_len == len && en->key_prefix == prefix &&
@@ -1073,7 +1073,7 @@ __attribute__((noinline)) static int map_key(ra_normalizer *n, const unsigned ch
                 if (ra_plan_str_eq(n->plan, n->plan->watch[info->watch_first + w], key, len)) f->present |= 1ull << w;
             return 1;
         }
-        expect_entry(n, f, info, en, e);
+        expect_entry(n, f, en);
         return 1;
     }
     int r = remember_key(n, f, key, len);

@@ -45,7 +45,7 @@ typedef struct frame {
     uint64_t tn_off, id_off;  // id_off: where the `id` text was placed in the delta's symbol bytes, while id_deferred
     uint32_t tn_len, id_len, id_hash;
     bool id_deferred;      // a string `id` arrived; resolved (interned) on first need
-    uint32_t next_entry;   // RECORD: the entry after the last matched key (members usually arrive in selection order)
+    const ra_entry *next_en;  // RECORD: the entry after the last matched key (members usually arrive in selection order)
     uint32_t resolved;     // delta symbol once the data ID is known
 } frame;
 

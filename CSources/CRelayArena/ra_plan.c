@@ -59,7 +59,7 @@ ra_plan *ra_plan_create(const char *strings, size_t strings_len, const ra_plan_s
     p->conds = dup_array(conds, cond_count, sizeof(ra_plan_cond));
     p->checks = dup_array(checks, check_count, sizeof(ra_plan_check));
     p->info = ra_calloc(set_count ? set_count : 1, sizeof *p->info);
-    p->entries = ra_malloc((sel_count ? sel_count : 1) * sizeof *p->entries);
+    p->entries = ra_malloc(((size_t)sel_count + set_count + 1) * sizeof *p->entries);
     p->cands = ra_malloc((sel_count ? sel_count : 1) * sizeof *p->cands);
     if (!p->strings || !p->str || !p->sets || !p->sels || !p->conds || !p->checks || !p->info || !p->entries ||
         !p->cands)
@@ -122,9 +122,13 @@ ra_plan *ra_plan_create(const char *strings, size_t strings_len, const ra_plan_s
             e->direct = e->count == 1 && p->sels[p->cands[e->first]].cond_count == 0;
             e->is_id = klen == 2 && memcmp(key, "id", 2) == 0;
             e->is_typename = klen == 10 && memcmp(key, "__typename", 10) == 0;
+            e->direct_sel = e->direct ? p->cands[e->first] : RA_NONE;
             e->watch_bits = 0;
+            uint32_t local = p->nentries - 1 - info->entry_first;
+            e->seen_bit = local < 64 ? 1ull << local : 0;
         }
         info->entry_count = p->nentries - info->entry_first;
+        p->entries[p->nentries++] = (ra_entry){.key_len = UINT32_MAX, .key = RA_NONE, .direct_sel = RA_NONE};
         info->unique_storage = true;
         for (uint32_t a = set->sel_first; info->unique_storage && a < set->sel_first + set->sel_count; a++)
             for (uint32_t b = a + 1; info->unique_storage && b < set->sel_first + set->sel_count; b++) {

@@ -15,9 +15,13 @@ typedef struct ra_entry {
     uint32_t first, count; // candidate selection indices in plan->cands
     bool direct;           // one candidate without conditions: stream it
     bool is_id, is_typename;  // the key is `id` / `__typename` (decided once, not per member)
+    uint32_t direct_sel;   // with `direct`: that candidate
     uint64_t watch_bits;   // the set's watched names (bits as in ra_set_info's watch list) equal to the key
+    uint64_t seen_bit;     // this entry's bit in a record frame's `seen` (the set's first 64 entries), else 0
 } ra_entry;
 
+// Each set's entries are followed by a sentinel entry that matches no key (its key_len is
+// UINT32_MAX and its seen_bit 0), so a record's "next entry" never needs a bounds check.
 typedef struct ra_set_info {
     uint32_t entry_first, entry_count;
     uint32_t watch_first, watch_count;   // HAS_KEY names (string indices) in plan->watch

@@ -126,6 +126,13 @@ final class NormalizerTests: XCTestCase {
             XCTAssertEqual((e as? RelayArenaError)?.code, .duplicateKey)
             XCTAssertTrue("\(e)".contains("duplicate key `name`"), "\(e)")
         }
+        // Out of selection order, the repeated key comes back as the "next" member expected.
+        let three = try plan(Self.todo, #"query Q { user(id: "me") { id name email } }"#)
+        let late = try ResponseNormalizer(plan: three)
+        XCTAssertThrowsError(try late.feed(Array(#"{"data":{"user":{"email":"e","id":"U","name":"a","email":"f"}}}"#.utf8))) { e in
+            XCTAssertEqual((e as? RelayArenaError)?.code, .duplicateKey)
+            XCTAssertTrue("\(e)".contains("duplicate key `email`"), "\(e)")
+        }
         XCTAssertThrowsError(try ResponseNormalizer(plan: p).finish()) { e in
             XCTAssertEqual((e as? RelayArenaError)?.code, .malformedJSON, "an empty response is not JSON")
         }
