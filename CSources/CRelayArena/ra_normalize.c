@@ -93,6 +93,17 @@ static inline __attribute__((always_inline)) bool stage_field(ra_normalizer *n, 
     return true;
 }
 
+// Storage keys and type names come from the plan: intern each once per payload, not per field.
+__attribute__((noinline)) static uint32_t plan_sym_intern(ra_normalizer *n, uint32_t str) {
+    uint32_t l;
+    const char *s = ra_plan_str(n->plan, str, &l);
+    return n->plan_syms[str] = ra_intern(n->delta, s, l);
+}
+static inline __attribute__((always_inline)) uint32_t plan_sym(ra_normalizer *n, uint32_t str) {
+    uint32_t sym = n->plan_syms[str];
+    return sym ? sym : plan_sym_intern(n, str);
+}
+
 // The list-item and pending stacks only shrink in a few places: their high-water marks (what
 // ra_normalizer_destroy hands back as written) are taken there, not per item.
 static void note_high_water(ra_normalizer *n) {
@@ -130,7 +141,9 @@ static inline __attribute__((always_inline)) frame *push_record(ra_normalizer *n
     if (!r) return NULL;
     r->set = set;
     r->sel = sel;
-    r->next_en = n->plan->entries + n->plan->info[set].entry_first;
+    const ra_set_info *info = &n->plan->info[set];
+    r->next_en = n->plan->entries + info->entry_first;
+    r->special = !info->plain;
     return r;
 }
 
@@ -307,8 +320,10 @@ static int stage_value(ra_normalizer *n, frame *rec, uint64_t value) {
     }
     bool buffered = rec->cur == CUR_BUFFER;
     rec->buffered |= buffered;
-    uint32_t key = buffered ? rec->cur_sel : n->plan->sels[rec->cur_sel].storage_key;
-    return stage_field(n, key, value, buffered) ? 1 : oom(n);
+    unsigned tag = ra_value_tag(value);
+    rec->special |= tag == RA_TAG_PEND || tag == RA_TAG_REFS;  // translated at commit
+    uint32_t key = buffered ? rec->cur_sel : plan_sym(n, n->plan->sels[rec->cur_sel].storage_key);
+    return key && stage_field(n, key, value, buffered) ? 1 : oom(n);
 }
 
 // The staged value in the delta's terms: bytes copied, pending links resolved, the record's own
@@ -341,15 +356,6 @@ static inline __attribute__((always_inline)) uint64_t to_delta(ra_normalizer *n,
     return tag == RA_TAG_PEND || tag == RA_TAG_REFS ? to_delta_slow(n, v, base) : v;
 }
 
-// Storage keys and type names come from the plan: intern each once per payload, not per field.
-static inline uint32_t plan_sym(ra_normalizer *n, uint32_t str) {
-    uint32_t sym = n->plan_syms[str];
-    if (sym) return sym;
-    uint32_t l;
-    const char *s = ra_plan_str(n->plan, str, &l);
-    return n->plan_syms[str] = ra_intern(n->delta, s, l);
-}
-
 // __typename is the record's type key, not a field of its own.
 static int set_type_from(ra_normalizer *n, int64_t rec, uint64_t v) {
     if (ra_value_tag(v) != RA_TAG_STRING) return 1;
@@ -360,26 +366,45 @@ static int set_type_from(ra_normalizer *n, int64_t rec, uint64_t v) {
     return 1;
 }
 
+// Whether a staged field's key is the `__typename` storage key (the record's type, not a field).
+static inline bool is_typename_key(const ra_normalizer *n, uint32_t key) {
+    return n->plan->typename_str != RA_NONE && key == n->plan_syms[n->plan->typename_str];
+}
+
 // `unique`: the fields' storage keys are known to be distinct (ra_set_info.unique_storage), so a
 // record created here takes them as staged, without looking for an earlier slot of each key.
+// `plain`: moreover none is buffered, `__typename`, a pending link or a list (whose items need
+// translating), and the `id` field has its symbol already, so they are copied as they are.
 static int commit(ra_normalizer *n, uint32_t id, uint32_t type, const staged_field *fields, uint32_t count,
-                  const uint8_t *base, bool unique) {
+                  const uint8_t *base, bool unique, bool plain) {
     uint32_t existing = n->delta->syms[id].record;
     bool created = existing == 0;
     int64_t rec = created ? ra_record_new(n->delta, id, type, count) : (int64_t)existing - 1;
     if (rec < 0) return oom(n);
+    if (created && plain) {
+        uint32_t at = n->delta->recs[rec].fields;
+        uint32_t *keys = n->delta->fkeys + at;
+        uint64_t *vals = n->delta->fvals + at;
+        // A handful of fields: a plain loop, not a vectorized one with its overlap checks.
+#pragma clang loop vectorize(disable) interleave(disable)
+        for (uint32_t i = 0; i < count; i++) {
+            keys[i] = fields[i].key;
+            vals[i] = fields[i].value;
+        }
+        n->delta->recs[rec].count = (uint16_t)count;
+        return 1;
+    }
     if (created && unique) {
         uint32_t at = n->delta->recs[rec].fields, c = 0;
         for (uint32_t i = 0; i < count; i++) {
             if (fields[i].buffered) continue;
-            if (fields[i].key == n->plan->typename_str) {
+            if (is_typename_key(n, fields[i].key)) {
                 if (!set_type_from(n, rec, fields[i].value)) return 0;
                 continue;
             }
-            uint32_t key = plan_sym(n, fields[i].key);
             uint64_t dv = to_delta(n, fields[i].value, base, id);
-            if (!key || !dv) return oom(n);
-            n->delta->fkeys[at + c] = key;
+            if (!dv) return oom(n);
+            n->delta->fkeys[at + c] = fields[i].key;
             n->delta->fvals[at + c] = dv;
             c++;
         }
@@ -389,13 +414,12 @@ static int commit(ra_normalizer *n, uint32_t id, uint32_t type, const staged_fie
     for (uint32_t i = 0; i < count; i++) {
         if (fields[i].buffered) continue;
         uint64_t v = fields[i].value;
-        if (fields[i].key == n->plan->typename_str) {
+        if (is_typename_key(n, fields[i].key)) {
             if (!set_type_from(n, rec, v)) return 0;
             continue;
         }
-        uint32_t key = plan_sym(n, fields[i].key);
         uint64_t dv = to_delta(n, v, base, id);
-        if (!key || !dv || !ra_record_set(n->delta, (uint32_t)rec, key, dv)) return oom(n);
+        if (!dv || !ra_record_set(n->delta, (uint32_t)rec, fields[i].key, dv)) return oom(n);
     }
     return 1;
 }
@@ -466,7 +490,7 @@ static const char *record_type(ra_normalizer *n, frame *f, size_t *len, uint32_t
     *plan_str = RA_NONE;
     for (uint32_t i = n->plan->typename_str == RA_NONE ? n->nfields : f->field_base; i < n->nfields; i++) {
         if (!n->fields[i].buffered && ra_value_tag(n->fields[i].value) == RA_TAG_STRING &&
-            n->fields[i].key == n->plan->typename_str) {
+            is_typename_key(n, n->fields[i].key)) {
             const uint8_t *p = n->delta->heap.data + ra_value_payload(n->fields[i].value);
             *len = ra_load_u32(p);
             return (const char *)p + 4;
@@ -594,7 +618,8 @@ static int settle_pending(ra_normalizer *n, uint32_t mark, uint32_t frame_depth,
     }
     for (uint32_t i = mark; i < n->npend; i++) {
         pend_rec *p = &n->pend[i];
-        if (!commit(n, p->resolved, p->type_sym, n->pfields + p->field_first, p->field_count, n->pbytes.data, p->unique))
+        if (!commit(n, p->resolved, p->type_sym, n->pfields + p->field_first, p->field_count, n->pbytes.data, p->unique,
+                    p->plain))
             return 0;
     }
     if (mark < n->npend) {
@@ -706,8 +731,10 @@ static int finish_record(ra_normalizer *n, uint32_t depth, uint32_t type_sym, bo
     if (f->resolved) {
         if (n->npend > f->pend_base && !settle_pending(n, f->pend_base, depth, f->resolved)) return 0;
         f = &n->frames[depth];
+        // The `id` field's value is the data ID's symbol, now known.
+        if (f->id_field) n->fields[f->field_base + f->id_field - 1].value = ra_make(RA_TAG_IDSTR, f->resolved);
         if (!commit(n, f->resolved, type_sym, n->fields + f->field_base, n->nfields - f->field_base, n->bytes.data,
-                    n->plan->info[f->set].unique_storage))
+                    n->plan->info[f->set].unique_storage, !f->special && !f->buffered))
             return 0;
         link = ra_make(RA_TAG_REF, f->resolved);
     } else {
@@ -724,7 +751,7 @@ static int finish_record(ra_normalizer *n, uint32_t depth, uint32_t type_sym, bo
         pend_rec *p = &n->pend[me];
         *p = (pend_rec){.field_first = n->npfields, .field_count = 0, .parent = RA_ITEM_PEND | (depth - 1),
                         .storage_key = n->plan->sels[f->sel].storage_key, .index = f->index, .type_sym = type_sym,
-                        .unique = n->plan->info[f->set].unique_storage};
+                        .unique = n->plan->info[f->set].unique_storage, .plain = !f->special};
         if (n->frames[depth - 1].kind == F_LIST) p->parent = RA_ITEM_PEND | (depth - 2);
         for (uint32_t i = f->field_base; i < n->nfields; i++) {
             staged_field sf = n->fields[i];
@@ -782,9 +809,9 @@ static int replay(ra_normalizer *n, uint32_t depth, uint32_t cand, uint64_t text
 // and interned there when the record closes (see frame_id), its index slot prefetched now. The field's value is that symbol (IDSTR), not a
 // second copy of the text: commit fills it in.
 static inline __attribute__((always_inline)) int stage_id(ra_normalizer *n, frame *f, const char *text, size_t len) {
-    uint32_t off;
-    if (!ra_sym_place(n->delta, text, len, &off) ||
-        !stage_field(n, n->plan->sels[f->cur_sel].storage_key, ra_make(RA_TAG_IDSTR, 0), 0))
+    uint32_t off, key = plan_sym(n, n->plan->sels[f->cur_sel].storage_key);
+    f->id_field = n->nfields - f->field_base + 1;
+    if (!key || !ra_sym_place(n->delta, text, len, &off) || !stage_field(n, key, ra_make(RA_TAG_IDSTR, 0), 0))
         return oom(n);
     f->id_state = ID_STRING;
     f->id_off = off;
@@ -892,7 +919,8 @@ static inline __attribute__((always_inline)) int direct_scalar(ra_normalizer *n,
     if (kind >= 2 && len > UINT32_MAX - 16) return too_long(n);
     if (kind == 2) value = number_value(n, text, len);
     else if (kind == 3) value = ra_heap_put(n->delta, RA_TAG_STRING, text, (uint32_t)len);
-    if (!value || !stage_field(n, s->storage_key, value, 0)) return oom(n);
+    uint32_t key = plan_sym(n, s->storage_key);
+    if (!value || !key || !stage_field(n, key, value, 0)) return oom(n);
     return 1;
 }
 

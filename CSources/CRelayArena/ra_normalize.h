@@ -21,7 +21,7 @@ enum { ID_NONE, ID_STRING, ID_FALSY, ID_NULL };
 #define RA_ITEM_PEND 0x80000000u
 
 typedef struct staged_field {
-    uint32_t key;     // plan string index of the storage key (or entry index when buffered)
+    uint32_t key;     // delta symbol of the storage key (or plan entry index when buffered)
     uint32_t buffered;
     uint64_t value;
 } staged_field;
@@ -30,6 +30,7 @@ typedef struct frame {
     uint8_t kind, cur, id_state;
     bool has_tn, cur_id, cur_tn, outer;
     bool buffered;         // RECORD: some member waits for the type to be replayed
+    bool special;          // RECORD: a new record cannot take the staged fields as they are (see commit)
     uint8_t target;        // captures: CAP_STAGING (buffered values), CAP_ERRORS, CAP_HEAP (field values)
     uint32_t set;          // RECORD: selection set; LIST: element set
     uint32_t sel;          // the selection that opened a RECORD/LIST (RA_NONE for the root)
@@ -45,6 +46,7 @@ typedef struct frame {
     uint64_t tn_off, id_off;  // id_off: where the `id` text was placed in the delta's symbol bytes, while id_deferred
     uint32_t tn_len, id_len, id_hash;
     bool id_deferred;      // a string `id` arrived; resolved (interned) on first need
+    uint32_t id_field;     // 1 + the staged `id` field's position in the record's fields (IDSTR), 0 for none
     const ra_entry *next_en;  // RECORD: the entry after the last matched key (members usually arrive in selection order)
     uint32_t resolved;     // delta symbol once the data ID is known
 } frame;
@@ -57,6 +59,7 @@ typedef struct pend_rec {
     uint32_t type_sym;     // creation type (delta symbol)
     uint32_t resolved;
     bool unique;           // its set's storage keys are distinct (see ra_set_info)
+    bool plain;            // its fields go into a new record as they are (see commit)
     bool hashed;           // `hash` and `cid_len` hold its client ID's (computed ahead, slot prefetched)
     uint32_t hash, cid_len;
 } pend_rec;
@@ -89,7 +92,7 @@ struct ra_normalizer {
     ra_buf errors_json;    // the response's `errors` member, as received
     ra_buf scratch;
     uint32_t *plan_syms;   // plan string index -> delta symbol, 0 until first needed
-    uint32_t sym_typename, sym_type_schema;
+    uint32_t sym_type_schema;
 };
 
 #pragma clang assume_nonnull end

@@ -136,6 +136,9 @@ ra_plan *ra_plan_create(const char *strings, size_t strings_len, const ra_plan_s
                 const char *bk = ra_plan_str(p, p->sels[b].storage_key, &bl);
                 if (ra_plan_str_eq(p, p->sels[a].storage_key, bk, bl)) info->unique_storage = false;
             }
+        info->plain = info->unique_storage;
+        for (uint32_t k = set->sel_first; k < set->sel_first + set->sel_count; k++)
+            if (p->sels[k].storage_key == p->typename_str) info->plain = false;
         for (uint32_t k = set->sel_first; k < set->sel_first + set->sel_count; k++)
             for (uint32_t c = p->sels[k].cond_first; c < p->sels[k].cond_first + p->sels[k].cond_count; c++)
                 if (p->conds[c].kind == RA_COND_HAS_KEY && !add_watch(p, info, p->conds[c].name, &watch_cap)) goto bad;

@@ -26,6 +26,7 @@ typedef struct ra_set_info {
     uint32_t entry_first, entry_count;
     uint32_t watch_first, watch_count;   // HAS_KEY names (string indices) in plan->watch
     bool unique_storage;   // no two selections share a storage key: a new record's fields go in as staged
+    bool plain;            // unique_storage, and no selection stores `__typename` (the record's type, not a field)
 } ra_set_info;
 
 struct ra_plan {
