@@ -268,6 +268,39 @@ bool ra_record_reserve(ra_source *s, uint32_t rec, uint32_t cap);
 bool ra_record_set(ra_source *s, uint32_t rec, uint32_t key, uint64_t value);
 uint64_t ra_record_get(const ra_source *s, uint32_t rec, uint32_t key);
 
+/// memcpy for the short texts most values are (IDs, names, cursors), without a libc call: two
+/// overlapping loads and stores of the largest width that fits, read and written inside the runs.
+static inline __attribute__((always_inline)) void ra_copy_short(void *dst, const void *src, size_t n) {
+    uint8_t *d = dst;
+    const uint8_t *s = src;
+    if (n > 32) {
+        memcpy(d, s, n);
+    } else if (n >= 16) {
+        uint8_t a[16], b[16];
+        memcpy(a, s, 16);
+        memcpy(b, s + n - 16, 16);
+        memcpy(d, a, 16);
+        memcpy(d + n - 16, b, 16);
+    } else if (n >= 8) {
+        uint64_t a, b;
+        memcpy(&a, s, 8);
+        memcpy(&b, s + n - 8, 8);
+        memcpy(d, &a, 8);
+        memcpy(d + n - 8, &b, 8);
+    } else if (n >= 4) {
+        uint32_t a, b;
+        memcpy(&a, s, 4);
+        memcpy(&b, s + n - 4, 4);
+        memcpy(d, &a, 4);
+        memcpy(d + n - 4, &b, 4);
+    } else if (n) {
+        uint8_t a = s[0], b = s[n / 2], c = s[n - 1];
+        d[0] = a;
+        d[n / 2] = b;
+        d[n - 1] = c;
+    }
+}
+
 /// Appends a 4-byte aligned {u32 len, len bytes} slot to `b` (the layout of every heap value and
 /// of staged values); returns a pointer to the bytes, NULL on OOM. `*off` is the slot's offset.
 static inline __attribute__((always_inline)) uint8_t *_Nullable ra_buf_slot(ra_buf *b, uint32_t len, uint64_t *off) {
@@ -291,7 +324,7 @@ static inline __attribute__((always_inline)) uint64_t ra_heap_put(ra_source *s, 
     uint64_t off;
     uint8_t *p = ra_heap_alloc(s, len, &off);
     if (!p) return 0;
-    if (len) memcpy(p, bytes, len);
+    ra_copy_short(p, bytes, len);
     return ra_make(tag, off);
 }
 /// Appends {u32 count, u32 syms...}; returns a REFS word, 0 on OOM.

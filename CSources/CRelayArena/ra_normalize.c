@@ -783,6 +783,7 @@ static int replay(ra_normalizer *n, uint32_t depth, uint32_t cand, uint64_t text
     frame *f = &n->frames[depth];
     f->cur = CUR_DIRECT;
     f->cur_sel = cand;
+    f->cur_skey = n->plan->sels[cand].storage_key;
     f->cur_key = n->plan->sels[cand].response_key;
     f->cur_id = f->cur_tn = false;
     yajl_handle inner = yajl_alloc(&callbacks, &ra_yajl_alloc_funcs, n);
@@ -809,7 +810,7 @@ static int replay(ra_normalizer *n, uint32_t depth, uint32_t cand, uint64_t text
 // and interned there when the record closes (see frame_id), its index slot prefetched now. The field's value is that symbol (IDSTR), not a
 // second copy of the text: commit fills it in.
 static inline __attribute__((always_inline)) int stage_id(ra_normalizer *n, frame *f, const char *text, size_t len) {
-    uint32_t off, key = plan_sym(n, n->plan->sels[f->cur_sel].storage_key);
+    uint32_t off, key = plan_sym(n, f->cur_skey);
     f->id_field = n->nfields - f->field_base + 1;
     if (!key || !ra_sym_place(n->delta, text, len, &off) || !stage_field(n, key, ra_make(RA_TAG_IDSTR, 0), 0))
         return oom(n);
@@ -856,8 +857,8 @@ static int on_scalar(ra_normalizer *n, uint64_t value, const char *text, size_t 
                      (kind == 2 && is_zero_number(text, len));
         if (kind == 3 && len > 0) {
             f->id_state = ID_STRING;
-            if (f->cur == CUR_DIRECT && n->plan->sels[f->cur_sel].kind == RA_SEL_SCALAR && !f->cur_tn &&
-                len <= UINT32_MAX - 16) {
+            if ((f->cur == CUR_DIRECT || f->cur == CUR_ID) && n->plan->sels[f->cur_sel].kind == RA_SEL_SCALAR &&
+                !f->cur_tn && len <= UINT32_MAX - 16) {
                 return stage_id(n, f, text, len);
             }
             f->resolved = ra_intern(n->delta, text, len);
@@ -902,26 +903,24 @@ static int on_scalar(ra_normalizer *n, uint64_t value, const char *text, size_t 
     return stage_value(n, &n->frames[n->depth - 1], value);
 }
 
-// The common member — a selected scalar field of a record, neither `id` nor `__typename` — goes
-// straight to its staged slot; everything else takes on_scalar's general path. Returns -1 when
-// the member is not that common case.
+// The common members — a selected scalar field of a record (CUR_SCALAR: neither `id` nor
+// `__typename`), and a record's string `id` (CUR_ID) — go straight to their staged slot;
+// everything else takes on_scalar's general path. Returns -1 when the member is not one of those.
 static inline __attribute__((always_inline)) int direct_scalar(ra_normalizer *n, int kind, uint64_t value,
                                                                const char *text, size_t len) {
     if (n->failed || !n->depth) return -1;
     frame *f = &n->frames[n->depth - 1];
-    if (f->kind != F_RECORD || f->cur != CUR_DIRECT || f->cur_tn) return -1;
-    const ra_plan_sel *s = &n->plan->sels[f->cur_sel];
-    if (s->kind != RA_SEL_SCALAR) return -1;
-    if (f->cur_id) {
-        if (kind != 3 || len == 0 || len > UINT32_MAX - 16 || f->sel == RA_NONE) return -1;
-        return stage_id(n, f, text, len);
+    if (f->cur == CUR_SCALAR) {
+        if (kind >= 2 && len > UINT32_MAX - 16) return too_long(n);
+        if (kind == 2) value = number_value(n, text, len);
+        else if (kind == 3) value = ra_heap_put(n->delta, RA_TAG_STRING, text, (uint32_t)len);
+        uint32_t key = plan_sym(n, f->cur_skey);
+        if (!value || !key || !stage_field(n, key, value, 0)) return oom(n);
+        return 1;
     }
-    if (kind >= 2 && len > UINT32_MAX - 16) return too_long(n);
-    if (kind == 2) value = number_value(n, text, len);
-    else if (kind == 3) value = ra_heap_put(n->delta, RA_TAG_STRING, text, (uint32_t)len);
-    uint32_t key = plan_sym(n, s->storage_key);
-    if (!value || !key || !stage_field(n, key, value, 0)) return oom(n);
-    return 1;
+    if (f->cur == CUR_ID && kind == 3 && len > 0 && len <= UINT32_MAX - 16 && f->sel != RA_NONE)
+        return stage_id(n, f, text, len);
+    return -1;
 }
 
 static int cb_null(void *ctx) {
@@ -1027,20 +1026,16 @@ static int cb_start_map(void *ctx) { return on_start(ctx, true); }
 static int cb_start_array(void *ctx) { return on_start(ctx, false); }
 
 // A matched member: the frame now expects the value of entry `en`.
-static inline __attribute__((always_inline)) void expect_entry(ra_normalizer *n, frame *f, const ra_entry *en) {
+static inline __attribute__((always_inline)) void expect_entry(frame *f, const ra_entry *en) {
     f->seen |= en->seen_bit;
     f->next_en = en + 1;
     f->cur_id = en->is_id;
     f->cur_tn = en->is_typename;
     f->present |= en->watch_bits;
     f->cur_key = en->key;
-    if (en->direct) {
-        f->cur = CUR_DIRECT;
-        f->cur_sel = en->direct_sel;
-    } else {
-        f->cur = CUR_BUFFER;
-        f->cur_sel = (uint32_t)(en - n->plan->entries);
-    }
+    f->cur = en->cur;
+    f->cur_sel = en->cur_sel;
+    f->cur_skey = en->storage_key;
 }
 
 static int map_key(ra_normalizer *n, const unsigned char *key, size_t len);
@@ -1055,7 +1050,7 @@ static int cb_map_key(void *ctx, const unsigned char *key, size_t len) {
     if (f->kind == F_RECORD) {
         const ra_entry *en = f->next_en;
         if ((en->seen_bit & ~f->seen) && en->key_len == len && len <= 8 && en->key_prefix == ra_key_prefix(key, len)) {
-            expect_entry(n, f, en);
+            expect_entry(f, en);
             return 1;
         }
     }
@@ -1101,7 +1096,7 @@ __attribute__((noinline)) static int map_key(ra_normalizer *n, const unsigned ch
                 if (ra_plan_str_eq(n->plan, n->plan->watch[info->watch_first + w], key, len)) f->present |= 1ull << w;
             return 1;
         }
-        expect_entry(n, f, en);
+        expect_entry(f, en);
         return 1;
     }
     int r = remember_key(n, f, key, len);

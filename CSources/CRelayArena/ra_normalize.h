@@ -8,7 +8,6 @@
 #pragma clang assume_nonnull begin
 
 enum { F_TOP, F_RECORD, F_LIST, F_CAPTURE_MAP, F_CAPTURE_ARRAY, F_SKIP_MAP, F_SKIP_ARRAY };
-enum { CUR_SKIP, CUR_DIRECT, CUR_BUFFER, CUR_DATA, CUR_ERRORS };
 enum { CAP_STAGING, CAP_ERRORS, CAP_HEAP };
 // ID_NULL: `id` was null; ID_FALSY: "", 0 or false (no data ID, and not the Viewer's either).
 enum { ID_NONE, ID_STRING, ID_FALSY, ID_NULL };
@@ -36,6 +35,7 @@ typedef struct frame {
     uint32_t sel;          // the selection that opened a RECORD/LIST (RA_NONE for the root)
     uint32_t cur_sel;      // candidate (CUR_DIRECT) or entry (CUR_BUFFER) for the next value
     uint32_t cur_key;      // plan string of the current key, RA_NONE when unmatched
+    uint32_t cur_skey;     // with a direct `cur`: the storage key (plan string) of cur_sel
     uint32_t field_base, item_base, pend_base;
     uint32_t count;        // capture: members written; LIST: next index
     int64_t index;         // RECORD inside a LIST: its index; otherwise -1

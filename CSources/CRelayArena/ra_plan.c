@@ -123,6 +123,13 @@ ra_plan *ra_plan_create(const char *strings, size_t strings_len, const ra_plan_s
             e->is_id = klen == 2 && memcmp(key, "id", 2) == 0;
             e->is_typename = klen == 10 && memcmp(key, "__typename", 10) == 0;
             e->direct_sel = e->direct ? p->cands[e->first] : RA_NONE;
+            e->cur_sel = e->direct ? e->direct_sel : p->nentries - 1;
+            e->storage_key = e->direct ? p->sels[e->direct_sel].storage_key : RA_NONE;
+            bool scalar = e->direct && p->sels[e->direct_sel].kind == RA_SEL_SCALAR;
+            e->cur = !e->direct                       ? CUR_BUFFER
+                     : !scalar || e->is_typename      ? CUR_DIRECT
+                     : e->is_id                       ? CUR_ID
+                                                      : CUR_SCALAR;
             e->watch_bits = 0;
             uint32_t local = p->nentries - 1 - info->entry_first;
             e->seen_bit = local < 64 ? 1ull << local : 0;

@@ -8,6 +8,12 @@
 
 #define RA_MAX_WATCH 64
 
+// What a record frame expects after a key (frame.cur): nothing (skip it), the value of one
+// selection (DIRECT; SCALAR and ID are the two direct cases the scalar callbacks take without
+// further checks: a plain scalar field, and the record's `id`), a value to buffer until the
+// record's type is known; DATA and ERRORS are the top level's `data` and `errors`.
+enum { CUR_SKIP, CUR_DIRECT, CUR_BUFFER, CUR_DATA, CUR_ERRORS, CUR_SCALAR, CUR_ID };
+
 typedef struct ra_entry {
     uint64_t key_prefix;   // the key's first 8 bytes (zero-padded): most keys compare in one step
     uint32_t key_len;
@@ -16,6 +22,9 @@ typedef struct ra_entry {
     bool direct;           // one candidate without conditions: stream it
     bool is_id, is_typename;  // the key is `id` / `__typename` (decided once, not per member)
     uint32_t direct_sel;   // with `direct`: that candidate
+    uint32_t cur_sel;      // frame.cur_sel after this key: direct_sel, or this entry's index (buffered)
+    uint32_t storage_key;  // with `direct`: the candidate's storage key
+    uint8_t cur;           // frame.cur after this key: CUR_BUFFER, or a direct kind
     uint64_t watch_bits;   // the set's watched names (bits as in ra_set_info's watch list) equal to the key
     uint64_t seen_bit;     // this entry's bit in a record frame's `seen` (the set's first 64 entries), else 0
 } ra_entry;

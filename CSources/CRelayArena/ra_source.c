@@ -231,7 +231,7 @@ bool ra_sym_place(ra_source *s, const char *text, size_t len, uint32_t *offset) 
         !ra_buf_reserve(&s->sym_bytes, len + 1))
         return false;
     uint32_t off = (uint32_t)s->sym_bytes.len;
-    if (len) memcpy(s->sym_bytes.data + off, text, len);
+    ra_copy_short(s->sym_bytes.data + off, text, len);
     s->sym_bytes.data[off + len] = 0;
     s->sym_bytes.len += len + 1;
     *offset = off;
