@@ -124,14 +124,19 @@ static inline bool sym_matches(const ra_source *s, uint32_t sym, const char *_Nu
     return text ? memcmp(ra_sym_ptr(s, sym), text, len) == 0 : derived_equals(s, prefix, index, ra_sym_ptr(s, sym), len);
 }
 
-// The symbol with that hash, length and text (see sym_matches), or 0.
+// The symbol with that hash, length and text (see sym_matches), or 0; then `*empty` gets the
+// index position where the probe ended, the slot a new symbol of that hash would take.
 static inline uint32_t find(const ra_source *s, uint32_t hash, size_t len, const char *_Nullable text,
-                            uint32_t prefix, uint32_t index) {
+                            uint32_t prefix, uint32_t index, uint32_t *empty) {
+    *empty = UINT32_MAX;
     if (!s->index_cap) return 0;
     uint32_t mask = s->index_cap - 1, tag = hash & RA_SLOT_TAG;
     for (uint32_t i = hash & mask;; i = (i + 1) & mask) {
         uint32_t slot = s->index[i];
-        if (!slot) return 0;
+        if (!slot) {
+            *empty = i;
+            return 0;
+        }
         if ((slot & RA_SLOT_TAG) != tag) continue;
         uint32_t sym = slot & RA_SLOT_SYM;
         const ra_symbol *e = &s->syms[sym];
@@ -140,7 +145,8 @@ static inline uint32_t find(const ra_source *s, uint32_t hash, size_t len, const
 }
 
 uint32_t ra_lookup(const ra_source *s, const char *text, size_t len, uint32_t hash) {
-    return find(s, hash, len, text, 0, 0);
+    uint32_t empty;
+    return find(s, hash, len, text, 0, 0, &empty);
 }
 
 void ra_sym_write(const ra_source *s, uint32_t sym, char *out) {
@@ -202,23 +208,28 @@ uint32_t ra_intern(ra_source *s, const char *text, size_t len) {
 }
 
 // A symbol entry (and its index slot) for bytes already in sym_bytes at `offset` (flags
-// included). Changes nothing when it fails.
-static uint32_t register_symbol(ra_source *s, uint32_t offset, size_t len, uint32_t hash) {
+// included). `empty`: where find's probe for it ended (taken unless the index must grow first).
+// Changes nothing when it fails.
+static inline uint32_t register_symbol(ra_source *s, uint32_t offset, size_t len, uint32_t hash, uint32_t empty) {
     if (s->nsyms >= RA_MAX_SYMBOLS || len > UINT32_MAX) return 0;
-    if ((uint64_t)(s->nsyms + 1) * 2 > s->index_cap && !ra_index_grow(s, (uint64_t)s->nsyms + 1)) return 0;
+    if ((uint64_t)(s->nsyms + 1) * 2 > s->index_cap) {
+        if (!ra_index_grow(s, (uint64_t)s->nsyms + 1)) return 0;
+        empty = UINT32_MAX;
+    }
     if (!ra_grow((void **)&s->syms, &s->capsyms, s->nsyms + 1, sizeof(ra_symbol))) return 0;
     uint32_t sym = s->nsyms++;
     s->syms[sym] = (ra_symbol){.offset = offset, .length = (uint32_t)len, .hash = hash, .record = 0};
-    index_put(s->index, s->index_cap - 1, sym, hash);
+    if (empty != UINT32_MAX) s->index[empty] = sym | (hash & RA_SLOT_TAG);
+    else index_put(s->index, s->index_cap - 1, sym, hash);
     return sym;
 }
 
 // Registers a symbol whose `bytes` bytes are already at the end of sym_bytes (room for one more
 // reserved): a text of `len` bytes, or with `derived`, a derivation of a text of `len` bytes.
-static uint32_t add_entry(ra_source *s, size_t bytes, size_t len, uint32_t hash, bool derived) {
+static inline uint32_t add_entry(ra_source *s, size_t bytes, size_t len, uint32_t hash, bool derived, uint32_t empty) {
     if (s->sym_bytes.len + bytes >= RA_MAX_SYM_BYTES) return 0;
     uint32_t off = (uint32_t)s->sym_bytes.len;
-    uint32_t sym = register_symbol(s, off | (derived ? RA_SYM_DERIVED : 0), len, hash);
+    uint32_t sym = register_symbol(s, off | (derived ? RA_SYM_DERIVED : 0), len, hash, empty);
     if (!sym) return 0;
     // A NUL after each text lets callers print it; it is not part of the length.
     s->sym_bytes.data[off + bytes] = 0;
@@ -239,34 +250,36 @@ bool ra_sym_place(ra_source *s, const char *text, size_t len, uint32_t *offset) 
 }
 
 uint32_t ra_intern_placed(ra_source *s, uint32_t offset, size_t len, uint32_t hash) {
-    uint32_t found = ra_lookup(s, (const char *)s->sym_bytes.data + offset, len, hash);
-    if (!found) return register_symbol(s, offset, len, hash);
+    uint32_t empty, found = find(s, hash, len, (const char *)s->sym_bytes.data + offset, 0, 0, &empty);
+    if (!found) return register_symbol(s, offset, len, hash, empty);
     // Interned already: the copy goes back when nothing was placed after it.
     if ((size_t)offset + len + 1 == s->sym_bytes.len) s->sym_bytes.len = offset;
     return found;
 }
 
-static uint32_t add_symbol(ra_source *s, size_t len, uint32_t hash) { return add_entry(s, len, len, hash, false); }
+static uint32_t add_symbol(ra_source *s, size_t len, uint32_t hash, uint32_t empty) {
+    return add_entry(s, len, len, hash, false, empty);
+}
 
 uint32_t ra_intern_derived(ra_source *s, uint32_t prefix, uint32_t index, size_t len, uint32_t hash) {
     if (!prefix || prefix >= s->nsyms || ra_sym_derived(s, prefix)) return 0;  // prefixes are text
     // Found as a derivation, or as the same text interned as text (from a store file, say).
-    uint32_t found = find(s, hash, len, NULL, prefix, index);
+    uint32_t empty, found = find(s, hash, len, NULL, prefix, index, &empty);
     if (found) return found;
     if (!ra_buf_reserve(&s->sym_bytes, 8 + 1)) return 0;
     uint8_t *w = s->sym_bytes.data + s->sym_bytes.len;
     memcpy(w, &prefix, 4);
     memcpy(w + 4, &index, 4);
-    return add_entry(s, 8, len, hash, true);
+    return add_entry(s, 8, len, hash, true, empty);
 }
 
 uint32_t ra_intern_hashed(ra_source *s, const char *text, size_t len, uint32_t hash) {
     if (len > UINT32_MAX) return 0;
-    uint32_t found = ra_lookup(s, text, len, hash);
+    uint32_t empty, found = find(s, hash, len, text, 0, 0, &empty);
     if (found) return found;
     if (!ra_buf_reserve(&s->sym_bytes, len + 1)) return 0;
     if (len) memcpy(s->sym_bytes.data + s->sym_bytes.len, text, len);
-    return add_symbol(s, len, hash);
+    return add_symbol(s, len, hash, empty);
 }
 
 char *_Nullable ra_sym_tail(ra_source *s, size_t len) {
@@ -276,8 +289,8 @@ char *_Nullable ra_sym_tail(ra_source *s, size_t len) {
 
 uint32_t ra_intern_tail_hashed(ra_source *s, size_t len, uint32_t hash) {
     const char *text = (const char *)s->sym_bytes.data + s->sym_bytes.len;
-    uint32_t found = ra_lookup(s, text, len, hash);
-    return found ? found : add_symbol(s, len, hash);
+    uint32_t empty, found = find(s, hash, len, text, 0, 0, &empty);
+    return found ? found : add_symbol(s, len, hash, empty);
 }
 
 uint32_t ra_intern_tail(ra_source *s, size_t len) {
