@@ -244,9 +244,11 @@ static inline size_t ra_index_digits(char *out, uint64_t v) {
 
 /// Record index for the symbol, creating an empty record with `type` when absent. -1 on OOM.
 int64_t ra_record_get_or_create(ra_source *s, uint32_t id_sym, uint32_t type_sym, bool *created);
-/// A new record for `id_sym` (which has none) with room for exactly `cap` fields: one append to
-/// the record table and one to the slot arrays, inline for the normalizer's commit. -1 on OOM.
-static inline int64_t ra_record_new(ra_source *s, uint32_t id_sym, uint32_t type_sym, uint32_t cap) {
+/// A new record with room for exactly `cap` fields and no data ID yet (`id` 0: the normalizer's
+/// list items whose client ID waits for their list's owner; named later, or dropped by
+/// ra_source_drop_unnamed). One append to the record table and one to the slot arrays, inline
+/// for the normalizer. -1 on OOM / past the limits.
+static inline __attribute__((always_inline)) int64_t ra_record_new_unnamed(ra_source *s, uint32_t type_sym, uint32_t cap) {
     if (cap > RA_MAX_FIELDS_PER_RECORD || s->nrecs >= UINT32_MAX - 1 || s->nfields > UINT32_MAX - cap) return -1;
     if (!ra_grow((void **)&s->recs, &s->caprecs, s->nrecs + 1, sizeof(ra_record))) return -1;
     if (s->nfields + cap > s->capfields) {
@@ -257,11 +259,21 @@ static inline int64_t ra_record_new(ra_source *s, uint32_t id_sym, uint32_t type
         s->capfields = ck < cv ? ck : cv;
     }
     uint32_t idx = s->nrecs++;
-    s->recs[idx] = (ra_record){.id = id_sym, .type = type_sym, .fields = s->nfields, .count = 0, .cap = (uint16_t)cap};
+    s->recs[idx] = (ra_record){.id = 0, .type = type_sym, .fields = s->nfields, .count = 0, .cap = (uint16_t)cap};
     s->nfields += cap;
-    s->syms[id_sym].record = idx + 1;
     return idx;
 }
+/// A new record for `id_sym` (which has none) with room for exactly `cap` fields. -1 on OOM.
+static inline __attribute__((always_inline)) int64_t ra_record_new(ra_source *s, uint32_t id_sym, uint32_t type_sym, uint32_t cap) {
+    int64_t idx = ra_record_new_unnamed(s, type_sym, cap);
+    if (idx < 0) return -1;
+    s->recs[idx].id = id_sym;
+    s->syms[id_sym].record = (uint32_t)idx + 1;
+    return idx;
+}
+/// Removes the records that never got a data ID (see ra_record_new_unnamed), keeping the others
+/// in order; their field slots become garbage, as a relocated record's old slots do.
+void ra_source_drop_unnamed(ra_source *s);
 /// Room for `cap` fields (moves the record's slots when it must). false on OOM / limit.
 bool ra_record_reserve(ra_source *s, uint32_t rec, uint32_t cap);
 /// Sets a field; grows (relocates) the record's slots when full. false on OOM / limit.

@@ -371,6 +371,40 @@ static inline bool is_typename_key(const ra_normalizer *n, uint32_t key) {
     return n->plan->typename_str != RA_NONE && key == n->plan_syms[n->plan->typename_str];
 }
 
+// A new record's fields, exactly as staged (see commit's `plain`).
+static inline void copy_fields(ra_source *d, uint32_t rec, const staged_field *fields, uint32_t count) {
+    uint32_t at = d->recs[rec].fields;
+    uint32_t *keys = d->fkeys + at;
+    uint64_t *vals = d->fvals + at;
+    // A handful of fields: a plain loop, not a vectorized one with its overlap checks.
+#pragma clang loop vectorize(disable) interleave(disable)
+    for (uint32_t i = 0; i < count; i++) {
+        keys[i] = fields[i].key;
+        vals[i] = fields[i].value;
+    }
+    d->recs[rec].count = (uint16_t)count;
+}
+
+// A record committed before its data ID was known (a list item whose client ID waited for its
+// list's owner) takes that ID. When the ID has a record already (the same item reached twice in
+// one payload), the fields are set there instead, later values winning as in commit, and the
+// unnamed record is dropped when the payload finishes.
+static int name_record(ra_normalizer *n, uint32_t id, uint32_t rec) {
+    ra_source *d = n->delta;
+    uint32_t existing = d->syms[id].record;
+    if (!existing) {
+        d->recs[rec].id = id;
+        d->syms[id].record = rec + 1;
+        n->unnamed--;
+        return 1;
+    }
+    for (uint32_t i = 0; i < d->recs[rec].count; i++) {
+        uint32_t at = d->recs[rec].fields + i;
+        if (!ra_record_set(d, existing - 1, d->fkeys[at], d->fvals[at])) return oom(n);
+    }
+    return 1;
+}
+
 // `unique`: the fields' storage keys are known to be distinct (ra_set_info.unique_storage), so a
 // record created here takes them as staged, without looking for an earlier slot of each key.
 // `plain`: moreover none is buffered, `__typename`, a pending link or a list (whose items need
@@ -382,16 +416,7 @@ static int commit(ra_normalizer *n, uint32_t id, uint32_t type, const staged_fie
     int64_t rec = created ? ra_record_new(n->delta, id, type, count) : (int64_t)existing - 1;
     if (rec < 0) return oom(n);
     if (created && plain) {
-        uint32_t at = n->delta->recs[rec].fields;
-        uint32_t *keys = n->delta->fkeys + at;
-        uint64_t *vals = n->delta->fvals + at;
-        // A handful of fields: a plain loop, not a vectorized one with its overlap checks.
-#pragma clang loop vectorize(disable) interleave(disable)
-        for (uint32_t i = 0; i < count; i++) {
-            keys[i] = fields[i].key;
-            vals[i] = fields[i].value;
-        }
-        n->delta->recs[rec].count = (uint16_t)count;
+        copy_fields(n->delta, (uint32_t)rec, fields, count);
         return 1;
     }
     if (created && unique) {
@@ -618,8 +643,9 @@ static int settle_pending(ra_normalizer *n, uint32_t mark, uint32_t frame_depth,
     }
     for (uint32_t i = mark; i < n->npend; i++) {
         pend_rec *p = &n->pend[i];
-        if (!commit(n, p->resolved, p->type_sym, n->pfields + p->field_first, p->field_count, n->pbytes.data, p->unique,
-                    p->plain))
+        if (p->rec ? !name_record(n, p->resolved, p->rec - 1)
+                   : !commit(n, p->resolved, p->type_sym, n->pfields + p->field_first, p->field_count, n->pbytes.data,
+                             p->unique, p->plain))
             return 0;
     }
     if (mark < n->npend) {
@@ -738,30 +764,41 @@ static int finish_record(ra_normalizer *n, uint32_t depth, uint32_t type_sym, bo
             return 0;
         link = ra_make(RA_TAG_REF, f->resolved);
     } else {
-        // Park the record until its parent's data ID is known.
+        // Park the record until its parent's data ID is known (its client ID derives from it).
         if (!ra_grow((void **)&n->pend, &n->cap_pend, n->npend + 1, sizeof(pend_rec))) return oom(n);
+        pend_rec park = {.field_first = n->npfields, .field_count = 0, .parent = RA_ITEM_PEND | (depth - 1),
+                         .storage_key = n->plan->sels[f->sel].storage_key, .index = f->index, .type_sym = type_sym,
+                         .unique = n->plan->info[f->set].unique_storage, .plain = !f->special};
+        if (n->frames[depth - 1].kind == F_LIST) park.parent = RA_ITEM_PEND | (depth - 2);
         uint32_t count = n->nfields - f->field_base;
-        if (!ra_grow((void **)&n->pfields, &n->cap_pfields, n->npfields + count, sizeof(staged_field))) return oom(n);
-        size_t pad = (4 - (n->pbytes.len % 4)) % 4, staged = n->bytes.len - f->byte_base;
-        static const uint8_t zeros[4] = {0};
-        if (staged && !ra_buf_append(&n->pbytes, zeros, pad)) return oom(n);
-        uint64_t rebase = n->pbytes.len;
-        if (staged && !ra_buf_append(&n->pbytes, n->bytes.data + f->byte_base, staged)) return oom(n);
-        uint32_t me = n->npend++;
-        pend_rec *p = &n->pend[me];
-        *p = (pend_rec){.field_first = n->npfields, .field_count = 0, .parent = RA_ITEM_PEND | (depth - 1),
-                        .storage_key = n->plan->sels[f->sel].storage_key, .index = f->index, .type_sym = type_sym,
-                        .unique = n->plan->info[f->set].unique_storage, .plain = !f->special};
-        if (n->frames[depth - 1].kind == F_LIST) p->parent = RA_ITEM_PEND | (depth - 2);
-        for (uint32_t i = f->field_base; i < n->nfields; i++) {
-            staged_field sf = n->fields[i];
-            if (sf.buffered) continue;
-            unsigned tag = ra_value_tag(sf.value);
-            if (tag == RA_TAG_REFS)  // heap values are in the delta already; lists live in staging
-                sf.value = ra_make(tag, ra_value_payload(sf.value) - f->byte_base + rebase);
-            n->pfields[n->npfields++] = sf;
-            p->field_count++;
+        if (!f->special && !f->buffered) {
+            // Nothing in it waits for another record (a list's edge, say): it goes into the delta
+            // now, unnamed, and takes its ID when it settles, instead of being copied twice.
+            int64_t rec = ra_record_new_unnamed(n->delta, type_sym, count);
+            if (rec < 0) return oom(n);
+            copy_fields(n->delta, (uint32_t)rec, n->fields + f->field_base, count);
+            park.rec = (uint32_t)rec + 1;
+            n->unnamed++;
+        } else {
+            if (!ra_grow((void **)&n->pfields, &n->cap_pfields, n->npfields + count, sizeof(staged_field)))
+                return oom(n);
+            size_t pad = (4 - (n->pbytes.len % 4)) % 4, staged = n->bytes.len - f->byte_base;
+            static const uint8_t zeros[4] = {0};
+            if (staged && !ra_buf_append(&n->pbytes, zeros, pad)) return oom(n);
+            uint64_t rebase = n->pbytes.len;
+            if (staged && !ra_buf_append(&n->pbytes, n->bytes.data + f->byte_base, staged)) return oom(n);
+            for (uint32_t i = f->field_base; i < n->nfields; i++) {
+                staged_field sf = n->fields[i];
+                if (sf.buffered) continue;
+                unsigned tag = ra_value_tag(sf.value);
+                if (tag == RA_TAG_REFS)  // heap values are in the delta already; lists live in staging
+                    sf.value = ra_make(tag, ra_value_payload(sf.value) - f->byte_base + rebase);
+                n->pfields[n->npfields++] = sf;
+                park.field_count++;
+            }
         }
+        uint32_t me = n->npend++;
+        n->pend[me] = park;
         for (uint32_t i = f->pend_base; i < me; i++)
             if (n->pend[i].parent == (RA_ITEM_PEND | depth)) n->pend[i].parent = me;
         link = ra_make(RA_TAG_PEND, me);
@@ -1286,6 +1323,7 @@ ra_status ra_normalizer_finish(ra_normalizer *n) {
         ra_error_set(&n->err, RA_ERR_RESPONSE, n->consumed, "the response is empty");
         return RA_ERR_RESPONSE;
     }
+    if (n->unnamed) ra_source_drop_unnamed(n->delta);
     if (n->errors_json.len) {
         ra_status s = ra_normalizer_attach_errors(n);
         if (s != RA_OK) return s;

@@ -60,6 +60,7 @@ typedef struct pend_rec {
     uint32_t resolved;
     bool unique;           // its set's storage keys are distinct (see ra_set_info)
     bool plain;            // its fields go into a new record as they are (see commit)
+    uint32_t rec;          // 1 + its record, committed unnamed (see name_record); 0: its fields are parked
     bool hashed;           // `hash` and `cid_len` hold its client ID's (computed ahead, slot prefetched)
     uint32_t hash, cid_len;
 } pend_rec;
@@ -88,6 +89,7 @@ struct ra_normalizer {
     staged_field *pfields;
     uint32_t npfields, cap_pfields;
     uint32_t hw_items, hw_pend, hw_pfields;  // high-water marks: what was written of each array
+    uint32_t unnamed;      // records committed unnamed and not named (merged into another record): dropped at finish
     ra_buf pbytes;
     ra_buf errors_json;    // the response's `errors` member, as received
     ra_buf scratch;

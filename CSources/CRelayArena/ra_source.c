@@ -386,6 +386,19 @@ ra_status ra_source_ensure_record(ra_source *s, const char *id, size_t id_len, c
     return RA_OK;
 }
 
+void ra_source_drop_unnamed(ra_source *s) {
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < s->nrecs; i++) {
+        if (!s->recs[i].id) continue;
+        if (kept != i) {
+            s->recs[kept] = s->recs[i];
+            s->syms[s->recs[kept].id].record = kept + 1;
+        }
+        kept++;
+    }
+    s->nrecs = kept;
+}
+
 uint32_t ra_source_record_count(const ra_source *s) { return s->nrecs; }
 
 uint64_t ra_source_arena_bytes(const ra_source *s) {

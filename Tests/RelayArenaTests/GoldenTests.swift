@@ -69,7 +69,9 @@ final class GoldenTests: XCTestCase {
                         failures += 1
                         continue
                     }
-                    if let expected = spec["expectedStore"], let d = JSONCompare.difference(try JSONCompare.parse(store.relayJSON()), expected) {
+                    let stored = try JSONCompare.parse(store.relayJSON())
+                    XCTAssertEqual(store.recordCount, stored.objectMembers?.count, "\(label): records the relay JSON does not show")
+                    if let expected = spec["expectedStore"], let d = JSONCompare.difference(stored, expected) {
                         XCTFail("\(label): store differs: \(d)")
                         failures += 1
                         continue
@@ -104,8 +106,10 @@ final class GoldenTests: XCTestCase {
                        _ copied: RecordStore, _ copiedUpdated: UpdatedRecordIDs) throws {
         let adopted = RecordStore()
         let updated = try adopted.commit(response: response, plan: plan, rootID: rootID)
-        XCTAssertNil(JSONCompare.difference(try JSONCompare.parse(adopted.relayJSON()), try JSONCompare.parse(copied.relayJSON())),
+        let adoptedJSON = try JSONCompare.parse(adopted.relayJSON())
+        XCTAssertNil(JSONCompare.difference(adoptedJSON, try JSONCompare.parse(copied.relayJSON())),
                      "\(label): adopting differs from copying")
+        XCTAssertEqual(adopted.recordCount, adoptedJSON.objectMembers?.count, "\(label): records the relay JSON does not show")
         XCTAssertEqual(Set(updated), Set(copiedUpdated), "\(label): adopting reports other updated IDs")
         // The adopted store goes on like any other: the same payload again changes nothing.
         XCTAssertEqual(Array(try adopted.commit(response: response, plan: plan, rootID: rootID)), [], label)
