@@ -5,6 +5,7 @@
 // holds the same IDs and `id` fields as text (loaded from a store file).
 import Foundation
 import RelayArena
+import RelayArenaCompiler
 import RelayArenaTestSupport
 import RelayArenaWorkloads
 import XCTest
@@ -93,5 +94,44 @@ final class ClientIDTests: XCTestCase {
         XCTAssertEqual(a.count, b.count)
         XCTAssertTrue(a.sorted() == b.sorted(), "different records updated")
         XCTAssertTrue(loaded.relayJSON() == normalized.relayJSON(), "the stores differ after the same merge")
+    }
+
+    /// "client:U2903594:friends(first:100):76" and "…:93" have the same length and the same 32-bit
+    /// hash (found by search). As derived symbols they are told apart by their index: when the
+    /// second is interned and its probe meets the first, and when a refetch guesses a store symbol
+    /// by position (ra_publish.c) and the guess lands on the other one.
+    func testListItemsWhoseClientIDsShareAHashStayDistinct() throws {
+        let compiler = try Compiler(schema: GraphQLSourceFile(name: "todo.graphql", text: Fixtures.text("todo.graphql")))
+        let docs = try compiler.compile([GraphQLSourceFile(
+            name: "q.graphql", text: #"query Q { user(id: "me") { id friends(first: 100) { name } } }"#)])
+        let plan = try NormalizationPlan(operation: docs.operations["Q"]!)
+        let prefix = "client:U2903594:friends(first:100)"
+        func response(_ friends: [String?]) -> [UInt8] {
+            let items = friends.map { $0.map { #"{"name":"\#($0)"}"# } ?? "null" }.joined(separator: ",")
+            return Array(#"{"data":{"user":{"id":"U2903594","friends":[\#(items)]}}}"#.utf8)
+        }
+        let store = RecordStore()
+        try store.commit(response: response((0..<100).map { "f\($0)" }), plan: plan)
+        func name(_ index: Int) -> String? {
+            store.withSnapshot { s in
+                guard case .record(let r) = s.record("\(prefix):\(index)"), case .string(let n)? = s.field(r, "name") else {
+                    return nil
+                }
+                return n.string
+            }
+        }
+        XCTAssertEqual(store.recordCount, 102, "the root, the user and 100 friends")
+        XCTAssertEqual(name(76), "f76")
+        XCTAssertEqual(name(93), "f93")
+        // Items 0…75 and 93, nulls between: in the refetch's delta, item 93's ID comes right after
+        // item 75's, so publish's first guess for it is the store's symbol after 75's: item 76's.
+        var refetch: [String?] = (0..<100).map { "f\($0)" }
+        for i in 76..<93 { refetch[i] = nil }
+        refetch[93] = "changed"
+        let updated = Array(try store.commit(response: response(refetch), plan: plan))
+        XCTAssertEqual(name(76), "f76")
+        XCTAssertEqual(name(93), "changed")
+        XCTAssertTrue(updated.contains("\(prefix):93"))
+        XCTAssertFalse(updated.contains("\(prefix):76"))
     }
 }
