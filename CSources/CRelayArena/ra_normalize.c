@@ -93,8 +93,21 @@ static inline __attribute__((always_inline)) bool stage_field(ra_normalizer *n, 
     return true;
 }
 
+// A record's `id` text is placed at the end of the symbol bytes when it arrives and interned
+// when the record closes (frame_id), so that a repeat can give its copy back. That needs the copy
+// to be last then: before anything else adds a symbol (a child record opening, a first use of a
+// storage key or type), the waiting ID is interned. At most one waits at a time.
+static inline uint32_t frame_id(ra_normalizer *n, frame *f);
+__attribute__((noinline)) static bool resolve_placed_slow(ra_normalizer *n) {
+    return frame_id(n, &n->frames[n->placed - 1]) != 0;
+}
+static inline __attribute__((always_inline)) bool resolve_placed(ra_normalizer *n) {
+    return !n->placed || resolve_placed_slow(n);
+}
+
 // Storage keys and type names come from the plan: intern each once per payload, not per field.
 __attribute__((noinline)) static uint32_t plan_sym_intern(ra_normalizer *n, uint32_t str) {
+    if (!resolve_placed(n)) return 0;
     uint32_t l;
     const char *s = ra_plan_str(n->plan, str, &l);
     return n->plan_syms[str] = ra_intern(n->delta, s, l);
@@ -137,6 +150,10 @@ static inline __attribute__((always_inline)) frame *push(ra_normalizer *n, uint8
 
 // A record of selection set `set`, opened by selection `sel` (RA_NONE for the root).
 static inline __attribute__((always_inline)) frame *push_record(ra_normalizer *n, uint32_t set, uint32_t sel) {
+    if (!resolve_placed(n)) {  // the owner's ID, before the child's symbols
+        oom(n);
+        return NULL;
+    }
     frame *r = push(n, F_RECORD);
     if (!r) return NULL;
     r->set = set;
@@ -232,6 +249,7 @@ static int remember_key(ra_normalizer *n, frame *f, const unsigned char *key, si
 
 static void pop(ra_normalizer *n) {
     frame *f = &n->frames[--n->depth];
+    if (n->placed > n->depth) n->placed = 0;  // a record interns its ID before it is popped: a failed payload
     n->keys.len = f->key_base;
     n->ntbl = f->tbl_base;
 }
@@ -385,8 +403,8 @@ static inline void copy_fields(ra_source *d, uint32_t rec, const staged_field *f
     d->recs[rec].count = (uint16_t)count;
 }
 
-// A record committed before its data ID was known (a list item whose client ID waited for its
-// list's owner) takes that ID. When the ID has a record already (the same item reached twice in
+// A record committed before its data ID was known (one whose client ID waited for its owner's
+// ID: a connection's edge, say) takes that ID. When the ID has a record already (the same item reached twice in
 // one payload), the fields are set there instead, later values winning as in commit, and the
 // unnamed record is dropped when the payload finishes.
 static int name_record(ra_normalizer *n, uint32_t id, uint32_t rec) {
@@ -504,6 +522,7 @@ static uint32_t client_id(ra_normalizer *n, uint32_t parent, uint32_t storage_ke
 static inline uint32_t frame_id(ra_normalizer *n, frame *f) {
     if (f->id_deferred) {
         f->id_deferred = false;
+        if (n->placed == (uint32_t)(f - n->frames) + 1) n->placed = 0;
         f->resolved = ra_intern_placed(n->delta, f->id_off, f->id_len, f->id_hash);
     }
     return f->resolved;
@@ -681,6 +700,8 @@ static int close_record(ra_normalizer *n) {
             return finish_record(n, depth, type_sym, is_viewer(n, f));
         }
     }
+    if (!resolve_placed(n)) return oom(n);  // before types and client:__type: records are interned
+    f = &n->frames[depth];
     size_t tlen = 0;
     uint32_t type_str;
     const char *type = record_type(n, f, &tlen, &type_str);
@@ -768,7 +789,8 @@ static int finish_record(ra_normalizer *n, uint32_t depth, uint32_t type_sym, bo
         if (!ra_grow((void **)&n->pend, &n->cap_pend, n->npend + 1, sizeof(pend_rec))) return oom(n);
         pend_rec park = {.field_first = n->npfields, .field_count = 0, .parent = RA_ITEM_PEND | (depth - 1),
                          .storage_key = n->plan->sels[f->sel].storage_key, .index = f->index, .type_sym = type_sym,
-                         .unique = n->plan->info[f->set].unique_storage, .plain = !f->special};
+                         .unique = n->plan->info[f->set].unique_storage,
+                         .plain = !f->special};  // buffered fields (replayed already) are not parked
         if (n->frames[depth - 1].kind == F_LIST) park.parent = RA_ITEM_PEND | (depth - 2);
         uint32_t count = n->nfields - f->field_base;
         if (!f->special && !f->buffered) {
@@ -849,8 +871,10 @@ static int replay(ra_normalizer *n, uint32_t depth, uint32_t cand, uint64_t text
 static inline __attribute__((always_inline)) int stage_id(ra_normalizer *n, frame *f, const char *text, size_t len) {
     uint32_t off, key = plan_sym(n, f->cur_skey);
     f->id_field = n->nfields - f->field_base + 1;
-    if (!key || !ra_sym_place(n->delta, text, len, &off) || !stage_field(n, key, ra_make(RA_TAG_IDSTR, 0), 0))
+    if (!key || !resolve_placed(n) || !ra_sym_place(n->delta, text, len, &off) ||
+        !stage_field(n, key, ra_make(RA_TAG_IDSTR, 0), 0))
         return oom(n);
+    n->placed = (uint32_t)(f - n->frames) + 1;
     f->id_state = ID_STRING;
     f->id_off = off;
     f->id_len = (uint32_t)len;
@@ -947,6 +971,7 @@ static inline __attribute__((always_inline)) int direct_scalar(ra_normalizer *n,
                                                                const char *text, size_t len) {
     if (n->failed || !n->depth) return -1;
     frame *f = &n->frames[n->depth - 1];
+    // Only record frames ever hold CUR_SCALAR or CUR_ID (set from a plan entry by expect_entry).
     if (f->cur == CUR_SCALAR) {
         if (kind >= 2 && len > UINT32_MAX - 16) return too_long(n);
         if (kind == 2) value = number_value(n, text, len);

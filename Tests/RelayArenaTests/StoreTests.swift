@@ -87,6 +87,26 @@ final class StoreTests: XCTestCase {
         XCTAssertLessThan(often.arenaBytes - once.arenaBytes, 99 * id.utf8.count / 2)
     }
 
+    /// The same, when the repeated record has a record of its own inside (a new ID, interned
+    /// before the repeated one's record closes): the copy must not be left behind it.
+    func testARepeatedDataIDWithANewChildKeepsItsTextOnce() throws {
+        let id = String(repeating: "T", count: 2_000)
+        let compiler = try Compiler(schema: GraphQLSourceFile(name: "todo.graphql", text: Fixtures.text("todo.graphql")))
+        let docs = try compiler.compile([GraphQLSourceFile(name: "q.graphql", text: """
+            query Q { user(id: "me") { id todos(first: 100) { edges { node { id text owner { id } } } } } }
+            """)])
+        let plan = try NormalizationPlan(operation: docs.operations["Q"]!)
+        func response(_ copies: Int) -> [UInt8] {
+            let edges = (0..<copies).map { #"{"node":{"id":"\#(id)","text":"t","owner":{"id":"owner\#($0)"}}}"# }
+            return Array(#"{"data":{"user":{"id":"me","todos":{"edges":[\#(edges.joined(separator: ","))]}}}}"#.utf8)
+        }
+        let once = RecordStore(), often = RecordStore()
+        try once.commit(response: response(1), plan: plan)
+        try often.commit(response: response(100), plan: plan)
+        XCTAssertEqual(often.recordCount, once.recordCount + 2 * 99, "an edge and an owner per copy")
+        XCTAssertLessThan(often.arenaBytes - once.arenaBytes, 99 * id.utf8.count / 2)
+    }
+
     /// Each payload sets the same value on two records; concurrent readers must never see them
     /// differ (that would be half a payload).
     func testReadersNeverSeeHalfAPayload() throws {
