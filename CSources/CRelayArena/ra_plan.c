@@ -89,6 +89,28 @@ ra_plan *ra_plan_create(const char *strings, size_t strings_len, const ra_plan_s
     p->typename_str = RA_NONE;
     for (uint32_t i = 0; i < string_count; i++)
         if (ra_plan_str_eq(p, i, "__typename", 10)) p->typename_str = i;
+    // One string for `__typename` as a storage key, however many the table has: the normalizer
+    // tells the type from the fields by that index (and its symbol).
+    for (uint32_t i = 0; i < sel_count; i++)
+        if (ra_plan_str_eq(p, p->sels[i].storage_key, "__typename", 10)) p->sels[i].storage_key = p->typename_str;
+
+    // Each selection belongs to one set at most: a set's entries (and their sentinel) are sized
+    // by its selections, so sets sharing selections would overrun them.
+    uint8_t *owned = ra_calloc(sel_count ? sel_count : 1, 1);
+    if (!owned) goto oom;
+    for (uint32_t si = 0; si < set_count; si++) {
+        const ra_plan_set *set = &p->sets[si];
+        bool overlap = set->sel_first > sel_count || set->sel_count > sel_count - set->sel_first;
+        for (uint32_t k = set->sel_first; !overlap && k < set->sel_first + set->sel_count; k++) {
+            overlap = owned[k];
+            owned[k] = 1;
+        }
+        if (overlap) {
+            ra_dealloc(owned);
+            goto bad;
+        }
+    }
+    ra_dealloc(owned);
 
     uint32_t watch_cap = 0;
     for (uint32_t si = 0; si < set_count; si++) {
