@@ -917,11 +917,9 @@ static int on_scalar(ra_normalizer *n, uint64_t value, const char *text, size_t 
         bool falsy = kind == 0 || (kind == 1 && value == ra_make(RA_TAG_FALSE, 0)) || (kind == 3 && len == 0) ||
                      (kind == 2 && is_zero_number(text, len));
         if (kind == 3 && len > 0) {
+            // (A selected scalar `id` took direct_scalar's stage_id: this one is not selected,
+            // under a type condition, or too long to place.)
             f->id_state = ID_STRING;
-            if ((f->cur == CUR_DIRECT || f->cur == CUR_ID) && n->plan->sels[f->cur_sel].kind == RA_SEL_SCALAR &&
-                !f->cur_tn && len <= UINT32_MAX - 16) {
-                return stage_id(n, f, text, len);
-            }
             f->resolved = ra_intern(n->delta, text, len);
             if (!f->resolved) return oom(n);
         } else if (falsy) {
