@@ -344,8 +344,8 @@ static int stage_value(ra_normalizer *n, frame *rec, uint64_t value) {
     return key && stage_field(n, key, value, buffered) ? 1 : oom(n);
 }
 
-// The staged value in the delta's terms: bytes copied, pending links resolved, the record's own
-// `id` (staged before its data ID was interned) made that ID's symbol.
+// The staged value in the delta's terms: lists copied, pending links resolved. (The record's own
+// `id`, staged before its data ID was interned, gets that symbol in finish_record.)
 static uint64_t to_delta_slow(ra_normalizer *n, uint64_t v, const uint8_t *base) {
     switch (ra_value_tag(v)) {
     case RA_TAG_PEND: return ra_make(RA_TAG_REF, n->pend[ra_value_payload(v)].resolved);
@@ -367,10 +367,8 @@ static uint64_t to_delta_slow(ra_normalizer *n, uint64_t v, const uint8_t *base)
     }
 }
 
-static inline __attribute__((always_inline)) uint64_t to_delta(ra_normalizer *n, uint64_t v, const uint8_t *base,
-                                                               uint32_t id) {
+static inline __attribute__((always_inline)) uint64_t to_delta(ra_normalizer *n, uint64_t v, const uint8_t *base) {
     unsigned tag = ra_value_tag(v);
-    if (v == ra_make(RA_TAG_IDSTR, 0)) return ra_make(RA_TAG_IDSTR, id);
     return tag == RA_TAG_PEND || tag == RA_TAG_REFS ? to_delta_slow(n, v, base) : v;
 }
 
@@ -404,9 +402,9 @@ static inline void copy_fields(ra_source *d, uint32_t rec, const staged_field *f
 }
 
 // A record committed before its data ID was known (one whose client ID waited for its owner's
-// ID: a connection's edge, say) takes that ID. When the ID has a record already (the same item reached twice in
-// one payload), the fields are set there instead, later values winning as in commit, and the
-// unnamed record is dropped when the payload finishes.
+// ID: a connection's edge, say) takes that ID. When the ID has a record already (the same item
+// reached twice in one payload), the fields are set there instead, later values winning as in
+// commit, and the unnamed record is dropped when the payload finishes.
 static int name_record(ra_normalizer *n, uint32_t id, uint32_t rec) {
     ra_source *d = n->delta;
     uint32_t existing = d->syms[id].record;
@@ -445,7 +443,7 @@ static int commit(ra_normalizer *n, uint32_t id, uint32_t type, const staged_fie
                 if (!set_type_from(n, rec, fields[i].value)) return 0;
                 continue;
             }
-            uint64_t dv = to_delta(n, fields[i].value, base, id);
+            uint64_t dv = to_delta(n, fields[i].value, base);
             if (!dv) return oom(n);
             n->delta->fkeys[at + c] = fields[i].key;
             n->delta->fvals[at + c] = dv;
@@ -461,7 +459,7 @@ static int commit(ra_normalizer *n, uint32_t id, uint32_t type, const staged_fie
             if (!set_type_from(n, rec, v)) return 0;
             continue;
         }
-        uint64_t dv = to_delta(n, v, base, id);
+        uint64_t dv = to_delta(n, v, base);
         if (!dv || !ra_record_set(n->delta, (uint32_t)rec, fields[i].key, dv)) return oom(n);
     }
     return 1;
