@@ -141,14 +141,13 @@ ra_plan *ra_plan_create(const char *strings, size_t strings_len, const ra_plan_s
                     e->count++;
                 }
             }
-            e->direct = e->count == 1 && p->sels[p->cands[e->first]].cond_count == 0;
+            bool direct = e->count == 1 && p->sels[p->cands[e->first]].cond_count == 0;
             e->is_id = klen == 2 && memcmp(key, "id", 2) == 0;
             e->is_typename = klen == 10 && memcmp(key, "__typename", 10) == 0;
-            e->direct_sel = e->direct ? p->cands[e->first] : RA_NONE;
-            e->cur_sel = e->direct ? e->direct_sel : p->nentries - 1;
-            e->storage_key = e->direct ? p->sels[e->direct_sel].storage_key : RA_NONE;
-            bool scalar = e->direct && p->sels[e->direct_sel].kind == RA_SEL_SCALAR;
-            e->cur = !e->direct                       ? CUR_BUFFER
+            e->cur_sel = direct ? p->cands[e->first] : p->nentries - 1;
+            e->storage_key = direct ? p->sels[e->cur_sel].storage_key : RA_NONE;
+            bool scalar = direct && p->sels[e->cur_sel].kind == RA_SEL_SCALAR;
+            e->cur = !direct                          ? CUR_BUFFER
                      : !scalar || e->is_typename      ? CUR_DIRECT
                      : e->is_id                       ? CUR_ID
                                                       : CUR_SCALAR;
@@ -157,7 +156,7 @@ ra_plan *ra_plan_create(const char *strings, size_t strings_len, const ra_plan_s
             e->seen_bit = local < 64 ? 1ull << local : 0;
         }
         info->entry_count = p->nentries - info->entry_first;
-        p->entries[p->nentries++] = (ra_entry){.key_len = UINT32_MAX, .key = RA_NONE, .direct_sel = RA_NONE};
+        p->entries[p->nentries++] = (ra_entry){.key_len = UINT32_MAX, .key = RA_NONE, .cur_sel = RA_NONE};
         info->unique_storage = true;
         for (uint32_t a = set->sel_first; info->unique_storage && a < set->sel_first + set->sel_count; a++)
             for (uint32_t b = a + 1; info->unique_storage && b < set->sel_first + set->sel_count; b++) {

@@ -19,12 +19,11 @@ typedef struct ra_entry {
     uint32_t key_len;
     uint32_t key;          // string index of the response key
     uint32_t first, count; // candidate selection indices in plan->cands
-    bool direct;           // one candidate without conditions: stream it
     bool is_id, is_typename;  // the key is `id` / `__typename` (decided once, not per member)
-    uint32_t direct_sel;   // with `direct`: that candidate
-    uint32_t cur_sel;      // frame.cur_sel after this key: direct_sel, or this entry's index (buffered)
-    uint32_t storage_key;  // with `direct`: the candidate's storage key
-    uint8_t cur;           // frame.cur after this key: CUR_BUFFER, or a direct kind
+    uint8_t cur;           // frame.cur after this key: CUR_BUFFER (candidates with conditions, or
+                           // several), or a direct kind (one candidate without conditions: streamed)
+    uint32_t cur_sel;      // frame.cur_sel after this key: that one candidate, or this entry's index
+    uint32_t storage_key;  // when direct: the candidate's storage key
     uint64_t watch_bits;   // the set's watched names (bits as in ra_set_info's watch list) equal to the key
     uint64_t seen_bit;     // this entry's bit in a record frame's `seen` (the set's first 64 entries), else 0
 } ra_entry;
