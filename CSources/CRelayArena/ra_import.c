@@ -42,6 +42,11 @@ __attribute__((format(printf, 2, 3))) static int ifail(importer *im, const char 
 }
 
 static int ioom(importer *im) {
+    if (im->src->heap_full) {
+        ifail(im, "the store's strings and lists pass the arena's limit of %u bytes", RA_MAX_HEAP);
+        im->err->code = RA_ERR_LIMIT;
+        return 0;
+    }
     ifail(im, "out of memory while loading a store");
     im->err->code = RA_ERR_NOMEM;
     return 0;

@@ -72,9 +72,27 @@ typedef struct ra_symbol {
 typedef struct ra_record {
     uint32_t id;       // symbol
     uint32_t type;     // symbol; 0 = tombstone
-    uint32_t fields;   // first slot in fkeys/fvals
+    uint32_t fields;   // first of its slots
     uint16_t count, cap;
 } ra_record;
+
+// A field slot is one word: the key symbol in the low 28 bits (symbols stay below 2^28, see
+// RA_MAX_SYMBOLS), the value's tag in the next 4 and its payload in the top 32. Every payload a
+// record holds fits: symbols, heap offsets (a heap stays under 4 GiB, RA_MAX_HEAP) and integers
+// (32-bit, GraphQL's Int; wider ones keep their text, see ra_small_int).
+#define RA_SLOT_KEY 0x0FFFFFFFu
+#define RA_MAX_HEAP UINT32_MAX
+static inline uint64_t ra_slot_pack(uint32_t key, uint64_t value) {
+    return (value << 32) | ((value >> 32) & 0xF0000000u) | key;
+}
+static inline uint32_t ra_slot_key(uint64_t slot) { return (uint32_t)slot & RA_SLOT_KEY; }
+/// The slot's value as the API's word (ra_value_tag, ra_value_payload, ra_value_int).
+static inline uint64_t ra_slot_value(uint64_t slot) {
+    uint64_t tag = (slot & 0xF0000000u) << 32;
+    uint64_t payload = tag == ((uint64_t)RA_TAG_INT << 60) ? (uint64_t)((int64_t)slot >> 32) & 0x0FFFFFFFFFFFFFFFull
+                                                             : slot >> 32;
+    return tag | payload;
+}
 
 struct ra_source {
     ra_buf sym_bytes;
@@ -84,10 +102,10 @@ struct ra_source {
     uint32_t index_cap;      // power of two
     ra_record *recs;
     uint32_t nrecs, caprecs;
-    uint32_t *fkeys;
-    uint64_t *fvals;
+    uint64_t *slots;         // field slots (ra_slot_pack)
     uint32_t nfields, capfields;
     ra_buf heap;
+    bool heap_full;          // an append was refused for RA_MAX_HEAP (tells that failure from OOM)
     uint32_t *updated;       // symbols updated by the last publish
     uint32_t nupdated, capupdated;
     struct ra_text_cache *texts;  // derived symbols' texts, written out on request (ra_source.c)
@@ -251,13 +269,7 @@ int64_t ra_record_get_or_create(ra_source *s, uint32_t id_sym, uint32_t type_sym
 static inline __attribute__((always_inline)) int64_t ra_record_new_unnamed(ra_source *s, uint32_t type_sym, uint32_t cap) {
     if (cap > RA_MAX_FIELDS_PER_RECORD || s->nrecs >= UINT32_MAX - 1 || s->nfields > UINT32_MAX - cap) return -1;
     if (!ra_grow((void **)&s->recs, &s->caprecs, s->nrecs + 1, sizeof(ra_record))) return -1;
-    if (s->nfields + cap > s->capfields) {
-        uint32_t ck = s->capfields, cv = s->capfields;
-        if (!ra_grow((void **)&s->fkeys, &ck, s->nfields + cap, sizeof(uint32_t)) ||
-            !ra_grow((void **)&s->fvals, &cv, s->nfields + cap, sizeof(uint64_t)))
-            return -1;
-        s->capfields = ck < cv ? ck : cv;
-    }
+    if (!ra_grow((void **)&s->slots, &s->capfields, s->nfields + cap, sizeof(uint64_t))) return -1;
     uint32_t idx = s->nrecs++;
     s->recs[idx] = (ra_record){.id = 0, .type = type_sym, .fields = s->nfields, .count = 0, .cap = (uint16_t)cap};
     s->nfields += cap;
@@ -326,8 +338,13 @@ static inline __attribute__((always_inline)) uint8_t *_Nullable ra_buf_slot(ra_b
     b->len += pad + 4 + (size_t)len;
     return p + 4;
 }
-/// Appends a {u32 len, len bytes} slot to the heap; returns a pointer to the bytes, NULL on OOM.
+/// Appends a {u32 len, len bytes} slot to the heap; returns a pointer to the bytes, NULL on OOM
+/// or when the heap would pass RA_MAX_HEAP (its offsets are a slot's 32-bit payload).
 static inline __attribute__((always_inline)) uint8_t *_Nullable ra_heap_alloc(ra_source *s, uint32_t len, uint64_t *off) {
+    if (__builtin_expect(s->heap.len > (uint64_t)RA_MAX_HEAP - RA_HEAP_ALIGN - 4 - len, 0)) {
+        s->heap_full = true;
+        return NULL;
+    }
     return ra_buf_slot(&s->heap, len, off);
 }
 static inline uint64_t ra_make(unsigned tag, uint64_t payload) { return ((uint64_t)tag << 60) | payload; }
@@ -341,16 +358,19 @@ static inline __attribute__((always_inline)) uint64_t ra_heap_put(ra_source *s, 
 }
 /// Appends {u32 count, u32 syms...}; returns a REFS word, 0 on OOM.
 uint64_t ra_heap_put_refs(ra_source *s, const uint32_t *syms, uint32_t count);
-/// Integers of up to 17 digits fit the 60-bit inline INT form exactly; true and the word when so.
+/// A 32-bit integer (GraphQL's Int) is kept inline, exactly: true and the INT word when the text
+/// is one. Any other number keeps its text.
 static inline bool ra_small_int(const char *s, size_t len, uint64_t *out) {
     size_t i = len && s[0] == '-' ? 1 : 0;
-    if (len - i < 1 || len - i > 17) return false;
+    if (len - i < 1 || len - i > 10) return false;
     int64_t v = 0;
     for (size_t j = i; j < len; j++) {
         if (s[j] < '0' || s[j] > '9') return false;
         v = v * 10 + (s[j] - '0');
     }
-    *out = ra_make(RA_TAG_INT, (uint64_t)(i ? -v : v) & 0x0FFFFFFFFFFFFFFFull);
+    if (i) v = -v;
+    if (v < INT32_MIN || v > INT32_MAX) return false;
+    *out = ra_make(RA_TAG_INT, (uint64_t)v & 0x0FFFFFFFFFFFFFFFull);
     return true;
 }
 /// Equal byte runs, without a libc call for the short texts most IDs and values are: whole

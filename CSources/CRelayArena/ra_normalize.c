@@ -61,6 +61,8 @@ __attribute__((cold, noinline)) static int oom(ra_normalizer *n) {
     if (n->delta && n->delta->nsyms >= RA_MAX_SYMBOLS)
         return fail(n, RA_ERR_LIMIT, "the response has more than %u data IDs and names, the arena's limit",
                     RA_MAX_SYMBOLS - 1);
+    if (n->delta && n->delta->heap_full)
+        return fail(n, RA_ERR_LIMIT, "the response's strings and lists pass the arena's limit of %u bytes", RA_MAX_HEAP);
     return fail(n, RA_ERR_NOMEM, "out of memory while normalizing");
 }
 
@@ -389,15 +391,10 @@ static inline bool is_typename_key(const ra_normalizer *n, uint32_t key) {
 
 // A new record's fields, exactly as staged (see commit's `plain`).
 static inline void copy_fields(ra_source *d, uint32_t rec, const staged_field *fields, uint32_t count) {
-    uint32_t at = d->recs[rec].fields;
-    uint32_t *keys = d->fkeys + at;
-    uint64_t *vals = d->fvals + at;
+    uint64_t *slots = d->slots + d->recs[rec].fields;
     // A handful of fields: a plain loop, not a vectorized one with its overlap checks.
 #pragma clang loop vectorize(disable) interleave(disable)
-    for (uint32_t i = 0; i < count; i++) {
-        keys[i] = fields[i].key;
-        vals[i] = fields[i].value;
-    }
+    for (uint32_t i = 0; i < count; i++) slots[i] = ra_slot_pack(fields[i].key, fields[i].value);
     d->recs[rec].count = (uint16_t)count;
 }
 
@@ -415,8 +412,8 @@ static int name_record(ra_normalizer *n, uint32_t id, uint32_t rec) {
         return 1;
     }
     for (uint32_t i = 0; i < d->recs[rec].count; i++) {
-        uint32_t at = d->recs[rec].fields + i;
-        if (!ra_record_set(d, existing - 1, d->fkeys[at], d->fvals[at])) return oom(n);
+        uint64_t slot = d->slots[d->recs[rec].fields + i];
+        if (!ra_record_set(d, existing - 1, ra_slot_key(slot), ra_slot_value(slot))) return oom(n);
     }
     return 1;
 }
@@ -445,8 +442,7 @@ static int commit(ra_normalizer *n, uint32_t id, uint32_t type, const staged_fie
             }
             uint64_t dv = to_delta(n, fields[i].value, base);
             if (!dv) return oom(n);
-            n->delta->fkeys[at + c] = fields[i].key;
-            n->delta->fvals[at + c] = dv;
+            n->delta->slots[at + c] = ra_slot_pack(fields[i].key, dv);
             c++;
         }
         n->delta->recs[rec].count = (uint16_t)c;

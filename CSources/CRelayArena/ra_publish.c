@@ -151,7 +151,10 @@ static inline __attribute__((always_inline)) bool value_equal_fast(const ra_sour
 // lists a record's fields in the same order.
 static inline uint64_t store_value(const ra_source *st, uint32_t rec, uint32_t f, uint32_t key) {
     const ra_record *r = &st->recs[rec];
-    if (f < r->count && st->fkeys[r->fields + f] == key) return st->fvals[r->fields + f];
+    if (f < r->count) {
+        uint64_t slot = st->slots[r->fields + f];
+        if (ra_slot_key(slot) == key) return ra_slot_value(slot);
+    }
     return ra_record_get(st, rec, key);
 }
 
@@ -263,7 +266,7 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
             // New, or a tombstone coming back: the delta record is copied whole.
             if (!sr) need_recs++;
             need_fields += dr->count;
-            for (uint32_t f = 0; f < dr->count; f++) need_heap += heap_need(d, d->fvals[dr->fields + f]);
+            for (uint32_t f = 0; f < dr->count; f++) need_heap += heap_need(d, ra_slot_value(d->slots[dr->fields + f]));
             changes[nchanges++] = (change){i, sr ? (int64_t)rec1 - 1 : -1, 0};
             continue;
         }
@@ -274,8 +277,8 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
         bool changed = sr->type != tr[dr->type];
         uint32_t new_keys = 0;
         for (uint32_t f = 0; f < dr->count; f++) {
-            uint64_t dv = d->fvals[dr->fields + f];
-            uint64_t sv = store_value(st, rec1 - 1, f, tr[d->fkeys[dr->fields + f]]);
+            uint64_t dslot = d->slots[dr->fields + f], dv = ra_slot_value(dslot);
+            uint64_t sv = store_value(st, rec1 - 1, f, tr[ra_slot_key(dslot)]);
             if (sv && value_equal_fast(st, sv, d, dv, tr)) continue;
             if (!sv) new_keys++;
             need_heap += heap_need(d, dv);
@@ -289,10 +292,8 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
         changes[nchanges++] = (change){i, (int64_t)rec1 - 1, new_keys};
     }
     if (need_fields > UINT32_MAX - (uint64_t)st->nfields || need_recs > UINT32_MAX - (uint64_t)st->nrecs) goto limit;
-    uint32_t ck = st->capfields, cv = st->capfields;
-    if (!ra_grow((void **)&st->fkeys, &ck, st->nfields + (uint32_t)need_fields, sizeof(uint32_t))) goto oom;
-    if (!ra_grow((void **)&st->fvals, &cv, st->nfields + (uint32_t)need_fields, sizeof(uint64_t))) goto oom;
-    st->capfields = ck < cv ? ck : cv;
+    if (need_heap > RA_MAX_HEAP - st->heap.len) goto heap_limit;
+    if (!ra_grow((void **)&st->slots, &st->capfields, st->nfields + (uint32_t)need_fields, sizeof(uint64_t))) goto oom;
     if (!ra_grow((void **)&st->recs, &st->caprecs, st->nrecs + (uint32_t)need_recs, sizeof(ra_record))) goto oom;
     if (!ra_buf_reserve(&st->heap, need_heap)) goto oom;
     if (!ra_grow((void **)&st->updated, &st->capupdated, nchanges + 1, sizeof(uint32_t))) goto oom;
@@ -315,8 +316,8 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
             ra_record_reserve(st, (uint32_t)ri, dr->count);
             sr = &st->recs[ri];
             for (uint32_t f = 0; f < dr->count; f++) {
-                st->fkeys[sr->fields + f] = tr[d->fkeys[dr->fields + f]];
-                st->fvals[sr->fields + f] = translate(st, d, d->fvals[dr->fields + f], tr);
+                uint64_t dslot = d->slots[dr->fields + f];
+                st->slots[sr->fields + f] = ra_slot_pack(tr[ra_slot_key(dslot)], translate(st, d, ra_slot_value(dslot), tr));
             }
             sr->count = (uint16_t)dr->count;
         } else {
@@ -324,8 +325,8 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
             // One exact relocation when keys are added (reserved in pass 1), then set.
             if (changes[c].new_keys) ra_record_reserve(st, (uint32_t)ri, sr->count + changes[c].new_keys);
             for (uint32_t f = 0; f < dr->count; f++) {
-                uint32_t key = tr[d->fkeys[dr->fields + f]];
-                uint64_t dv = d->fvals[dr->fields + f];
+                uint64_t dslot = d->slots[dr->fields + f], dv = ra_slot_value(dslot);
+                uint32_t key = tr[ra_slot_key(dslot)];
                 uint64_t sv = store_value(st, (uint32_t)ri, f, key);
                 if (sv && value_equal_fast(st, sv, d, dv, tr)) continue;
                 ra_record_set(st, (uint32_t)ri, key, translate(st, d, dv, tr));
@@ -340,6 +341,11 @@ limit:
     ra_dealloc(changes);
     ra_dealloc(tr);
     ra_error_set(err, RA_ERR_LIMIT, 0, "a record would hold more than %u fields", RA_MAX_FIELDS_PER_RECORD);
+    return RA_ERR_LIMIT;
+heap_limit:
+    ra_dealloc(changes);
+    ra_dealloc(tr);
+    ra_error_set(err, RA_ERR_LIMIT, 0, "the store's strings would pass %u bytes", RA_MAX_HEAP);
     return RA_ERR_LIMIT;
 oom:
     ra_dealloc(changes);

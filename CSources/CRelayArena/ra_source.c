@@ -87,8 +87,7 @@ void ra_source_destroy(ra_source *s) {
     ra_dealloc_used(s->syms, (size_t)s->nsyms * sizeof(ra_symbol));
     ra_dealloc(s->index);
     ra_dealloc_used(s->recs, (size_t)s->nrecs * sizeof(ra_record));
-    ra_dealloc_used(s->fkeys, (size_t)s->nfields * sizeof(uint32_t));
-    ra_dealloc_used(s->fvals, (size_t)s->nfields * sizeof(uint64_t));
+    ra_dealloc_used(s->slots, (size_t)s->nfields * sizeof(uint64_t));
     ra_dealloc_used(s->updated, (size_t)s->nupdated * sizeof(uint32_t));
     text_cache_destroy(s->texts);
     pthread_rwlock_destroy(&s->lock);
@@ -194,12 +193,7 @@ bool ra_source_reserve(ra_source *s, uint32_t syms, size_t sym_bytes, uint32_t r
         !ra_grow((void **)&s->recs, &s->caprecs, s->nrecs + recs, sizeof(ra_record)))
         return false;
     if ((uint64_t)s->nfields + fields > UINT32_MAX) return false;
-    uint32_t ck = s->capfields, cv = s->capfields;
-    if (!ra_grow((void **)&s->fkeys, &ck, s->nfields + fields, sizeof(uint32_t)) ||
-        !ra_grow((void **)&s->fvals, &cv, s->nfields + fields, sizeof(uint64_t)))
-        return false;
-    s->capfields = ck < cv ? ck : cv;
-    return true;
+    return ra_grow((void **)&s->slots, &s->capfields, s->nfields + fields, sizeof(uint64_t));
 }
 
 uint32_t ra_intern(ra_source *s, const char *text, size_t len) {
@@ -314,9 +308,9 @@ int64_t ra_record_get_or_create(ra_source *s, uint32_t id_sym, uint32_t type_sym
 
 uint64_t ra_record_get(const ra_source *s, uint32_t rec, uint32_t key) {
     const ra_record *r = &s->recs[rec];
-    const uint32_t *k = s->fkeys + r->fields;
+    const uint64_t *f = s->slots + r->fields;
     for (uint32_t i = 0; i < r->count; i++)
-        if (k[i] == key) return s->fvals[r->fields + i];
+        if (ra_slot_key(f[i]) == key) return ra_slot_value(f[i]);
     return 0;
 }
 
@@ -325,16 +319,9 @@ bool ra_record_reserve(ra_source *s, uint32_t rec, uint32_t cap) {
     ra_record *r = &s->recs[rec];
     if (cap <= r->cap) return true;
     if (cap > RA_MAX_FIELDS_PER_RECORD || s->nfields > UINT32_MAX - cap) return false;
-    uint32_t need = s->nfields + cap;
-    uint32_t ck = s->capfields, cv = s->capfields;
-    if (!ra_grow((void **)&s->fkeys, &ck, need, sizeof(uint32_t))) return false;
-    if (!ra_grow((void **)&s->fvals, &cv, need, sizeof(uint64_t))) return false;
-    s->capfields = ck < cv ? ck : cv;
+    if (!ra_grow((void **)&s->slots, &s->capfields, s->nfields + cap, sizeof(uint64_t))) return false;
     r = &s->recs[rec];
-    if (r->count) {
-        memcpy(s->fkeys + s->nfields, s->fkeys + r->fields, r->count * sizeof(uint32_t));
-        memcpy(s->fvals + s->nfields, s->fvals + r->fields, r->count * sizeof(uint64_t));
-    }
+    if (r->count) memcpy(s->slots + s->nfields, s->slots + r->fields, r->count * sizeof(uint64_t));
     r->fields = s->nfields;
     r->cap = (uint16_t)cap;
     s->nfields += cap;
@@ -343,10 +330,10 @@ bool ra_record_reserve(ra_source *s, uint32_t rec, uint32_t cap) {
 
 bool ra_record_set(ra_source *s, uint32_t rec, uint32_t key, uint64_t value) {
     ra_record *r = &s->recs[rec];
-    uint32_t *k = s->fkeys + r->fields;
+    uint64_t *f = s->slots + r->fields;
     for (uint32_t i = 0; i < r->count; i++) {
-        if (k[i] == key) {
-            s->fvals[r->fields + i] = value;
+        if (ra_slot_key(f[i]) == key) {
+            f[i] = ra_slot_pack(key, value);
             return true;
         }
     }
@@ -357,8 +344,7 @@ bool ra_record_set(ra_source *s, uint32_t rec, uint32_t key, uint64_t value) {
         if (ncap <= r->count || !ra_record_reserve(s, rec, ncap)) return false;
         r = &s->recs[rec];
     }
-    s->fkeys[r->fields + r->count] = key;
-    s->fvals[r->fields + r->count] = value;
+    s->slots[r->fields + r->count] = ra_slot_pack(key, value);
     r->count++;
     return true;
 }
@@ -403,7 +389,7 @@ uint32_t ra_source_record_count(const ra_source *s) { return s->nrecs; }
 
 uint64_t ra_source_arena_bytes(const ra_source *s) {
     return (uint64_t)s->sym_bytes.len + (uint64_t)s->nsyms * sizeof(ra_symbol) + (uint64_t)s->index_cap * 4 +
-           (uint64_t)s->nrecs * sizeof(ra_record) + (uint64_t)s->nfields * 12 + s->heap.len;
+           (uint64_t)s->nrecs * sizeof(ra_record) + (uint64_t)s->nfields * sizeof(uint64_t) + s->heap.len;
 }
 
 uint32_t ra_source_find_symbol(const ra_source *s, const char *text, size_t len) {
@@ -502,8 +488,9 @@ uint64_t ra_source_record_field(const ra_source *s, uint32_t index, uint32_t key
 
 void ra_source_record_field_at(const ra_source *s, uint32_t index, uint32_t i, uint32_t *key_sym, uint64_t *value) {
     const ra_record *r = &s->recs[index];
-    *key_sym = s->fkeys[r->fields + i];
-    *value = s->fvals[r->fields + i];
+    uint64_t slot = s->slots[r->fields + i];
+    *key_sym = ra_slot_key(slot);
+    *value = ra_slot_value(slot);
 }
 
 ra_bytes_ref ra_source_value_bytes(const ra_source *s, uint64_t v) {

@@ -108,6 +108,41 @@ final class StoreTests: XCTestCase {
     }
 
     /// Each payload sets the same value on two records; concurrent readers must never see them
+
+    /// A field slot holds a 32-bit payload: integers past 32 bits keep their text in the heap.
+    /// Either way they read as `.int` (up to 17 digits), export as received, and a refetch of the
+    /// same value changes nothing, while a step across the boundary is a change.
+    func testIntegersPast32BitsKeepTheirTextAndReadAsInts() throws {
+        let compiler = try Compiler(schema: GraphQLSourceFile(name: "todo.graphql", text: Fixtures.text("todo.graphql")))
+        let docs = try compiler.compile([GraphQLSourceFile(name: "q.graphql", text: #"query Q { user(id: "me") { id totalCount } }"#)])
+        let plan = try NormalizationPlan(operation: docs.operations["Q"]!)
+        func payload(_ count: String) -> [UInt8] { Array(#"{"data":{"user":{"id":"U","totalCount":\#(count)}}}"#.utf8) }
+        let values = ["2147483647", "2147483648", "-2147483648", "-2147483649", "0", "-0", "12345678901234567",
+                      "-12345678901234567", "123456789012345678", "4294967296", "18446744073709551615"]
+        for text in values {
+            let store = RecordStore()
+            try store.commit(response: payload(text), plan: plan)
+            store.withSnapshot { s in
+                guard case .record(let u) = s.record("U") else { return XCTFail(text) }
+                switch s.field(u, "totalCount") {
+                case .int(let i)? where text.count - (text.hasPrefix("-") ? 1 : 0) <= 17:
+                    XCTAssertEqual(i, Int64(text), text)
+                case .number(let t)? where text.count - (text.hasPrefix("-") ? 1 : 0) > 17:
+                    XCTAssertEqual(t.string, text)
+                case let other: XCTFail("\(text): \(String(describing: other))")
+                }
+            }
+            let exported = String(decoding: store.relayJSON(), as: UTF8.self)
+            XCTAssertTrue(exported.contains(#""totalCount":\#(text == "-0" ? "0" : text)}"#), exported)
+            XCTAssertEqual(Array(try store.commit(response: payload(text), plan: plan)), [], "the same \(text) again")
+        }
+        let store = RecordStore()
+        for (from, to) in [("2147483647", "2147483648"), ("2147483648", "2147483647"), ("-2147483648", "-2147483649"),
+                           ("4294967296", "0"), ("0", "4294967296")] {
+            try store.commit(response: payload(from), plan: plan)
+            XCTAssertEqual(Array(try store.commit(response: payload(to), plan: plan)), ["U"], "\(from) → \(to)")
+        }
+    }
     /// differ (that would be half a payload).
     func testReadersNeverSeeHalfAPayload() throws {
         let compiler = try Compiler(schema: GraphQLSourceFile(name: "todo.graphql", text: Fixtures.text("todo.graphql")))

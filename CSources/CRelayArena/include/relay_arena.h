@@ -48,8 +48,8 @@ enum {
     RA_TAG_NULL = 1,
     RA_TAG_TRUE = 2,
     RA_TAG_FALSE = 3,
-    RA_TAG_INT = 4,     // payload: 60-bit two's complement integer
-    RA_TAG_NUMBER = 5,  // payload: heap offset of {u32 length, number text as received}
+    RA_TAG_INT = 4,     // payload: 60-bit two's complement integer (the arena keeps 32-bit ones inline)
+    RA_TAG_NUMBER = 5,  // payload: heap offset of {u32 length, number text as received} (floats, wider integers)
     RA_TAG_STRING = 6,  // payload: heap offset of {u32 length, UTF-8 bytes}
     RA_TAG_REF = 7,     // payload: symbol of the linked data ID
     RA_TAG_REFS = 8,    // payload: heap offset of {u32 count, u32 symbol or RA_NULL_REF ...}

@@ -112,6 +112,21 @@ public struct StoreSnapshot {
         return field(record, k)
     }
 
+    /// An integer of up to 17 digits: the arena keeps those outside 32 bits as their text (a field
+    /// slot's payload is 32 bits), and they read as `.int` all the same.
+    static func integer(_ text: UnsafeRawBufferPointer) -> Int64? {
+        var i = 0
+        if text.first == UInt8(ascii: "-") { i = 1 }
+        guard (1...17).contains(text.count - i) else { return nil }
+        var v: Int64 = 0
+        for c in text[i...] {
+            let d = c &- UInt8(ascii: "0")
+            guard d < 10 else { return nil }
+            v = v * 10 + Int64(d)
+        }
+        return i == 1 ? -v : v
+    }
+
     func decode(_ v: UInt64) -> FieldValue? {
         func bytes() -> BorrowedUTF8 {
             let r = ra_source_value_bytes(source, v)
@@ -122,7 +137,9 @@ public struct StoreSnapshot {
         case UInt32(RA_TAG_TRUE): return .bool(true)
         case UInt32(RA_TAG_FALSE): return .bool(false)
         case UInt32(RA_TAG_INT): return .int(Int64(bitPattern: v << 4) >> 4)
-        case UInt32(RA_TAG_NUMBER): return .number(bytes())
+        case UInt32(RA_TAG_NUMBER):
+            let text = bytes()
+            return Self.integer(text.bytes).map(FieldValue.int) ?? .number(text)
         case UInt32(RA_TAG_STRING), UInt32(RA_TAG_IDSTR): return .string(bytes())
         case UInt32(RA_TAG_JSON): return .json(bytes())
         case UInt32(RA_TAG_REF): return .link(StoreSymbol(raw: UInt32(truncatingIfNeeded: v & 0x0FFF_FFFF_FFFF_FFFF)))
