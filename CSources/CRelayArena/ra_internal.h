@@ -338,17 +338,42 @@ static inline __attribute__((always_inline)) uint8_t *_Nullable ra_buf_slot(ra_b
     b->len += pad + 4 + (size_t)len;
     return p + 4;
 }
-/// Appends a {u32 len, len bytes} slot to the heap; returns a pointer to the bytes, NULL on OOM
-/// or when the heap would pass RA_MAX_HEAP (its offsets are a slot's 32-bit payload).
+// A heap value is its length and its bytes, unaligned: a length under 255 is one byte, a longer
+// one is 0xFF and a u32. (Most values are short: cursors, names, IDs.)
+#define RA_HEAP_LONG 0xFFu
+/// Appends a value of `len` bytes to the heap; returns a pointer to where the bytes go, NULL on
+/// OOM or when the heap would pass RA_MAX_HEAP (its offsets are a slot's 32-bit payload). `*off`
+/// is the value's offset.
 static inline __attribute__((always_inline)) uint8_t *_Nullable ra_heap_alloc(ra_source *s, uint32_t len, uint64_t *off) {
-    if (__builtin_expect(s->heap.len > (uint64_t)RA_MAX_HEAP - RA_HEAP_ALIGN - 4 - len, 0)) {
+    size_t head = len < RA_HEAP_LONG ? 1 : 5;
+    if (__builtin_expect(s->heap.len > (uint64_t)RA_MAX_HEAP - head - len, 0)) {
         s->heap_full = true;
         return NULL;
     }
-    return ra_buf_slot(&s->heap, len, off);
+    if (!ra_buf_reserve(&s->heap, head + len)) return NULL;
+    uint8_t *p = s->heap.data + s->heap.len;
+    if (len < RA_HEAP_LONG) {
+        p[0] = (uint8_t)len;
+    } else {
+        p[0] = RA_HEAP_LONG;
+        memcpy(p + 1, &len, 4);
+    }
+    *off = s->heap.len;
+    s->heap.len += head + len;
+    return p + head;
+}
+/// The bytes of the heap value at `off`; `*len` gets their length.
+static inline const uint8_t *ra_heap_value(const ra_source *s, uint64_t off, uint32_t *len) {
+    const uint8_t *p = s->heap.data + off;
+    if (p[0] < RA_HEAP_LONG) {
+        *len = p[0];
+        return p + 1;
+    }
+    memcpy(len, p + 1, 4);
+    return p + 5;
 }
 static inline uint64_t ra_make(unsigned tag, uint64_t payload) { return ((uint64_t)tag << 60) | payload; }
-/// Appends {u32 len, bytes} to the heap; returns the value word with `tag`, 0 on OOM.
+/// Appends a value to the heap; returns the value word with `tag`, 0 on OOM.
 static inline __attribute__((always_inline)) uint64_t ra_heap_put(ra_source *s, unsigned tag, const void *_Nullable bytes, uint32_t len) {
     uint64_t off;
     uint8_t *p = ra_heap_alloc(s, len, &off);
@@ -356,7 +381,7 @@ static inline __attribute__((always_inline)) uint64_t ra_heap_put(ra_source *s, 
     ra_copy_short(p, bytes, len);
     return ra_make(tag, off);
 }
-/// Appends {u32 count, u32 syms...}; returns a REFS word, 0 on OOM.
+/// Appends a link list (a heap value of `count` u32 symbols, 0 for null); returns a REFS word, 0 on OOM.
 uint64_t ra_heap_put_refs(ra_source *s, const uint32_t *syms, uint32_t count);
 /// A 32-bit integer (GraphQL's Int) is kept inline, exactly: true and the INT word when the text
 /// is one. Any other number keeps its text.

@@ -273,14 +273,17 @@ static int capture_begin(ra_normalizer *n, uint8_t target, uint8_t kind) {
     f->outer = true;
     f->target = target;
     ra_buf *b = capture_buf(n, f);
-    // A value slot with an empty length; the text grows after it and the length is patched at the end.
-    if (target != CAP_ERRORS && !ra_buf_slot(b, 0, &f->cap_off)) return oom(n);
+    // Room for the value's length; the text grows after it and the length is written at the end
+    // (a heap value's in its long form, until then).
+    static const uint8_t long_head[5] = {RA_HEAP_LONG};
+    f->cap_off = b->len;
+    if (target == CAP_HEAP && !ra_buf_append(b, long_head, sizeof long_head)) return oom(n);
+    if (target == CAP_STAGING && !ra_buf_slot(b, 0, &f->cap_off)) return oom(n);
     return ra_buf_append(b, kind == F_CAPTURE_MAP ? "{" : "[", 1) ? 1 : oom(n);
 }
 
 static int stage_value(ra_normalizer *n, frame *rec, uint64_t value);
 
-// The outermost capture closed: its text becomes the parent's staged value.
 // The outermost capture closed: its text becomes the parent's staged value.
 static int capture_end(ra_normalizer *n, frame *f) {
     uint8_t target = f->target;
@@ -288,10 +291,19 @@ static int capture_end(ra_normalizer *n, frame *f) {
     ra_buf *b = capture_buf(n, f);
     pop(n);
     if (target == CAP_ERRORS) return 1;
-    if (b->len - off - 4 > UINT32_MAX - 16)
-        return fail(n, RA_ERR_LIMIT, "a custom scalar value is longer than the arena's 4 GiB limit");
-    uint32_t len = (uint32_t)(b->len - off - 4);
-    memcpy(b->data + off, &len, 4);
+    size_t head = target == CAP_HEAP ? 5 : 4;
+    if (b->len - off - head > UINT32_MAX - 16 || (target == CAP_HEAP && b->len > RA_MAX_HEAP))
+        return fail(n, RA_ERR_LIMIT, "a custom scalar value passes the arena's 4 GiB limit");
+    uint32_t len = (uint32_t)(b->len - off - head);
+    if (target == CAP_STAGING) {
+        memcpy(b->data + off, &len, 4);
+    } else if (len < RA_HEAP_LONG) {
+        b->data[off] = (uint8_t)len;  // the short form: the text moves up to follow one byte
+        memmove(b->data + off + 1, b->data + off + 5, len);
+        b->len -= 4;
+    } else {
+        memcpy(b->data + off + 1, &len, 4);
+    }
     return stage_value(n, &n->frames[n->depth - 1], ra_make(RA_TAG_JSON, off));
 }
 
@@ -357,7 +369,6 @@ static uint64_t to_delta_slow(ra_normalizer *n, uint64_t v, const uint8_t *base)
         uint64_t off;
         uint8_t *out = ra_heap_alloc(n->delta, count * 4, &off);
         if (!out) return 0;
-        memcpy(out - 4, &count, 4);
         for (uint32_t i = 0; i < count; i++) {
             uint32_t item = ra_load_u32(p + 4 + 4 * (size_t)i);
             if (item & RA_ITEM_PEND) item = n->pend[item & ~RA_ITEM_PEND].resolved;
@@ -377,8 +388,9 @@ static inline __attribute__((always_inline)) uint64_t to_delta(ra_normalizer *n,
 // __typename is the record's type key, not a field of its own.
 static int set_type_from(ra_normalizer *n, int64_t rec, uint64_t v) {
     if (ra_value_tag(v) != RA_TAG_STRING) return 1;
-    const uint8_t *p = n->delta->heap.data + ra_value_payload(v);
-    uint32_t t = ra_intern(n->delta, (const char *)p + 4, ra_load_u32(p));
+    uint32_t len;
+    const uint8_t *p = ra_heap_value(n->delta, ra_value_payload(v), &len);
+    uint32_t t = ra_intern(n->delta, (const char *)p, len);
     if (!t) return oom(n);
     n->delta->recs[rec].type = t;
     return 1;
@@ -529,9 +541,10 @@ static const char *record_type(ra_normalizer *n, frame *f, size_t *len, uint32_t
     for (uint32_t i = n->plan->typename_str == RA_NONE ? n->nfields : f->field_base; i < n->nfields; i++) {
         if (!n->fields[i].buffered && ra_value_tag(n->fields[i].value) == RA_TAG_STRING &&
             is_typename_key(n, n->fields[i].key)) {
-            const uint8_t *p = n->delta->heap.data + ra_value_payload(n->fields[i].value);
-            *len = ra_load_u32(p);
-            return (const char *)p + 4;
+            uint32_t l;
+            const uint8_t *p = ra_heap_value(n->delta, ra_value_payload(n->fields[i].value), &l);
+            *len = l;
+            return (const char *)p;
         }
     }
     if (f->sel == RA_NONE) {

@@ -137,9 +137,9 @@ static inline __attribute__((always_inline)) bool value_equal_fast(const ra_sour
         case RA_TAG_REF:
         case RA_TAG_IDSTR: return ra_value_payload(sv) == tr[ra_value_payload(dv)];
         case RA_TAG_STRING: {
-            const uint8_t *a = st->heap.data + ra_value_payload(sv), *b = d->heap.data + ra_value_payload(dv);
-            uint32_t la = ra_load_u32(a);
-            return la == ra_load_u32(b) && ra_bytes_equal(a + 4, b + 4, la);
+            uint32_t la, lb;
+            const uint8_t *a = ra_heap_value(st, ra_value_payload(sv), &la), *b = ra_heap_value(d, ra_value_payload(dv), &lb);
+            return la == lb && ra_bytes_equal(a, b, la);
         }
         default: break;
         }
@@ -173,7 +173,6 @@ static uint64_t translate(ra_source *st, const ra_source *d, uint64_t dv, const 
         uint32_t n = ra_source_refs_count(d, dv);
         uint64_t off;
         uint8_t *p = ra_heap_alloc(st, n * 4, &off);
-        memcpy(p - 4, &n, 4);  // REFS keep the element count in the header
         for (uint32_t i = 0; i < n; i++) {
             uint32_t ds = ra_source_refs_at(d, dv, i);
             uint32_t ss = ds ? tr[ds] : 0;
@@ -185,13 +184,13 @@ static uint64_t translate(ra_source *st, const ra_source *d, uint64_t dv, const 
     }
 }
 
-// Heap bytes `translate` will append for a delta value (alignment included).
+// Heap bytes `translate` will append for a delta value (its length's bytes included).
 static size_t heap_need(const ra_source *d, uint64_t dv) {
     switch (ra_value_tag(dv)) {
     case RA_TAG_NUMBER:
     case RA_TAG_STRING:
-    case RA_TAG_JSON: return 8 + ra_source_value_bytes(d, dv).len;
-    case RA_TAG_REFS: return 8 + 4 * (size_t)ra_source_refs_count(d, dv);
+    case RA_TAG_JSON: return 5 + ra_source_value_bytes(d, dv).len;
+    case RA_TAG_REFS: return 5 + 4 * (size_t)ra_source_refs_count(d, dv);
     default: return 0;
     }
 }

@@ -355,7 +355,6 @@ uint64_t ra_heap_put_refs(ra_source *s, const uint32_t *syms, uint32_t count) {
     uint8_t *p = ra_heap_alloc(s, count * 4, &off);
     if (!p) return 0;
     if (count) memcpy(p, syms, (size_t)count * 4);
-    memcpy(p - 4, &count, 4);  // REFS keep the element count in the header
     return ra_make(RA_TAG_REFS, off);
 }
 
@@ -497,17 +496,21 @@ ra_bytes_ref ra_source_value_bytes(const ra_source *s, uint64_t v) {
     unsigned tag = ra_value_tag(v);
     if (tag == RA_TAG_IDSTR) return ra_source_symbol_text(s, (uint32_t)ra_value_payload(v));
     if (tag != RA_TAG_STRING && tag != RA_TAG_NUMBER && tag != RA_TAG_JSON) return (ra_bytes_ref){NULL, 0};
-    const uint8_t *p = s->heap.data + ra_value_payload(v);
-    return (ra_bytes_ref){p + 4, ra_load_u32(p)};
+    uint32_t len;
+    const uint8_t *p = ra_heap_value(s, ra_value_payload(v), &len);
+    return (ra_bytes_ref){p, len};
 }
 
 uint32_t ra_source_refs_count(const ra_source *s, uint64_t v) {
     if (ra_value_tag(v) != RA_TAG_REFS) return 0;
-    return ra_load_u32(s->heap.data + ra_value_payload(v));
+    uint32_t len;
+    (void)ra_heap_value(s, ra_value_payload(v), &len);
+    return len / 4;
 }
 
 uint32_t ra_source_refs_at(const ra_source *s, uint64_t v, uint32_t i) {
-    return ra_load_u32(s->heap.data + ra_value_payload(v) + 4 + (uint64_t)i * 4);
+    uint32_t len;
+    return ra_load_u32(ra_heap_value(s, ra_value_payload(v), &len) + (uint64_t)i * 4);
 }
 
 uint32_t ra_source_updated_count(const ra_source *s) { return s->nupdated; }

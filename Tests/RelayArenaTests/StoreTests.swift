@@ -109,6 +109,42 @@ final class StoreTests: XCTestCase {
 
     /// Each payload sets the same value on two records; concurrent readers must never see them
 
+    /// Heap values keep a length under 255 in one byte and a longer one in five: strings, captured
+    /// JSON (whose length is known only once it is written) and link lists on both sides of that
+    /// boundary read back whole, survive a store file, and compare equal on a refetch.
+    func testHeapValuesOnBothSidesOfTheShortLengthBoundary() throws {
+        let compiler = try Compiler(schema: GraphQLSourceFile(name: "todo.graphql", text: Fixtures.text("todo.graphql")))
+        let docs = try compiler.compile([GraphQLSourceFile(name: "q.graphql", text: #"query Q { user(id: "me") { id name nicknames friends(first: 300) { id } } }"#)])
+        let plan = try NormalizationPlan(operation: docs.operations["Q"]!)
+        for (k, size) in [0, 1, 249, 250, 251, 252, 253, 254, 255, 256, 70_000].enumerated() {
+            let name = String(repeating: "n", count: size)
+            let nick = String(repeating: "a", count: max(size - 4, 0))  // `["…"]`: 4 bytes more
+            let friends = [0, 1, 62, 63, 64, 65, 200, 300, 3, 2, 5][k]  // 4 bytes a link
+            func payload(_ name: String) -> [UInt8] {
+                let list = (0..<friends).map { #"{"id":"F\#($0)"}"# }.joined(separator: ",")
+                return Array(#"{"data":{"user":{"id":"U","name":"\#(name)","nicknames":["\#(nick)"],"friends":[\#(list)]}}}"#.utf8)
+            }
+            let store = RecordStore()
+            try store.commit(response: payload(name), plan: plan)
+            func check(_ store: RecordStore) {
+                store.withSnapshot { s in
+                    guard case .record(let u) = s.record("U") else { return XCTFail("\(size)") }
+                    if case .string(let t)? = s.field(u, "name") { XCTAssertEqual(t.string, name) } else { XCTFail("name \(size)") }
+                    if case .json(let t)? = s.field(u, "nicknames") { XCTAssertEqual(t.string, #"["\#(nick)"]"#) } else { XCTFail("nicknames \(size)") }
+                    guard case .links(let links)? = s.field(u, #"friends(first:300)"#) else { return XCTFail("friends \(size)") }
+                    XCTAssertEqual(links.map { $0.map { s.text($0).string } }, (0..<friends).map { "F\($0)" })
+                }
+            }
+            check(store)
+            let file = store.relayJSON()
+            let loaded = try RecordStore(relayJSON: file)
+            check(loaded)
+            XCTAssertEqual(loaded.relayJSON(), file, "\(size)")
+            XCTAssertEqual(Array(try store.commit(response: payload(name), plan: plan)), [], "the same \(size) again")
+            XCTAssertEqual(Array(try store.commit(response: payload(name + "x"), plan: plan)), ["U"], "\(size) → \(size + 1)")
+        }
+    }
+
     /// A field slot holds a 32-bit payload: integers past 32 bits keep their text in the heap.
     /// Either way they read as `.int` (up to 17 digits), export as received, and a refetch of the
     /// same value changes nothing, while a step across the boundary is a change.
