@@ -124,8 +124,8 @@ static bool error_text(ra_buf *b, yajl_val e, yajl_val path, size_t rel_from) {
 static bool cond_holds_in_delta(ra_normalizer *n, uint32_t rec, const ra_plan_sel *s) {
     const ra_source *d = n->delta;
     uint32_t type = d->recs[rec].type;
-    const char *tname = type ? ra_sym_ptr(d, type) : "";
-    size_t tlen = type ? d->syms[type].length : 0;
+    uint32_t tlen = 0;
+    const char *tname = type ? ra_sym_text(d, type, &tlen) : "";
     for (uint32_t c = s->cond_first; c < s->cond_first + s->cond_count; c++) {
         const ra_plan_cond *cond = &n->plan->conds[c];
         if (cond->kind == RA_COND_TYPE_IS) {

@@ -37,13 +37,18 @@ bool ra_json_escape(ra_buf *b, const uint8_t *s, size_t n) {
 }
 
 static bool put_sym(ra_buf *b, const ra_source *s, uint32_t sym) {
-    if (!ra_sym_derived(s, sym)) return ra_json_escape(b, (const uint8_t *)ra_sym_ptr(s, sym), s->syms[sym].length);
+    uint32_t len;
+    if (!ra_sym_derived(s, sym)) {
+        const char *t = ra_sym_text(s, sym, &len);
+        return ra_json_escape(b, (const uint8_t *)t, len);
+    }
     // "<prefix>:<index>": the prefix escaped, then the rest, which needs no escaping.
     uint32_t prefix, index;
     ra_sym_derivation(s, sym, &prefix, &index);
     char tail[24] = {':'};
     size_t n = 1 + ra_index_digits(tail + 1, index);
-    if (!ra_json_escape(b, (const uint8_t *)ra_sym_ptr(s, prefix), s->syms[prefix].length)) return false;
+    const char *pt = ra_sym_text(s, prefix, &len);
+    if (!ra_json_escape(b, (const uint8_t *)pt, len)) return false;
     b->len--;  // reopen the string: drop the closing quote just written
     return ra_buf_append(b, tail, n) && ra_buf_append(b, "\"", 1);
 }

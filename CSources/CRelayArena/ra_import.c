@@ -204,7 +204,11 @@ static int end(importer *im, bool map) {
     if (im->failed) return 0;
     uint32_t d = im->depth--;
     if (d == 2) {
-        if (!im->src->recs[im->rec].type) return ifail(im, "record `%s` has no `__typename`", ra_sym_ptr(im->src, im->id_sym));
+        if (!im->src->recs[im->rec].type) {
+            uint32_t len;
+            const char *id = ra_sym_text(im->src, im->id_sym, &len);
+            return ifail(im, "record `%.*s` has no `__typename`", (int)(len > 200 ? 200 : len), id);
+        }
         im->rec = -1;
         return 1;
     }

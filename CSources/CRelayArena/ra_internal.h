@@ -58,10 +58,23 @@ static inline bool ra_grow(void *_Nullable *_Nonnull p, uint32_t *cap, uint32_t 
 
 typedef struct ra_symbol {
     uint32_t offset;   // into sym_bytes; RA_SYM_DERIVED set: the symbol's text is derived (below)
-    uint32_t length;   // of the text, derived or not
-    uint32_t hash;     // of the text
+    uint32_t hash;     // of the text, derived or not
     uint32_t record;   // record index + 1; 0 = none
 } ra_symbol;
+
+// A symbol's text lies in sym_bytes after its length: one byte for a length under 255, 0xFF and
+// a u32 for a longer one (most are short: IDs, names, storage keys). No NUL follows it.
+#define RA_SYM_LONG 0xFFu
+static inline size_t ra_sym_head(size_t len) { return len < RA_SYM_LONG ? 1 : 5; }
+/// Writes a text's length at `p` (ra_sym_head(len) bytes).
+static inline void ra_sym_put_head(uint8_t *p, uint32_t len) {
+    if (len < RA_SYM_LONG) {
+        p[0] = (uint8_t)len;
+    } else {
+        p[0] = RA_SYM_LONG;
+        memcpy(p + 1, &len, 4);
+    }
+}
 
 // A list item's client ID, "<prefix>:<index>" (the prefix being "client:<parent>:<storage key>"),
 // is not stored as text: its bytes hold {u32 prefix symbol, u32 index}, 8 bytes instead of the
@@ -193,7 +206,7 @@ uint32_t ra_intern(ra_source *s, const char *text, size_t len);
 /// ra_intern with the hash already known (publish reuses the delta's).
 uint32_t ra_intern_hashed(ra_source *s, const char *text, size_t len, uint32_t hash);
 uint32_t ra_lookup(const ra_source *s, const char *text, size_t len, uint32_t hash);
-/// Copies `len` bytes (and a NUL) to the end of sym_bytes without making them a symbol yet: the
+/// Copies `len` bytes (after their length) to the end of sym_bytes without making them a symbol yet: the
 /// text of a data ID whose interning waits until its record closes, so that its index slot can be
 /// prefetched first. `*offset` gets where; false on OOM / past the limit.
 bool ra_sym_place(ra_source *s, const char *text, size_t len, uint32_t *offset);
@@ -201,8 +214,9 @@ bool ra_sym_place(ra_source *s, const char *text, size_t len, uint32_t *offset);
 /// copied once. When it was interned already, those bytes are given back if nothing was placed
 /// after them (else they stay unused, as a found text's tail copy does). 0 on OOM / limits.
 uint32_t ra_intern_placed(ra_source *s, uint32_t offset, size_t len, uint32_t hash);
-/// Room for a symbol of up to `len` bytes written in place at the end of sym_bytes (no copy
-/// through a scratch buffer); NULL on OOM. The pointer is valid until the source next grows.
+/// Room for a symbol of up to `len` bytes written in place near the end of sym_bytes (no copy
+/// through a scratch buffer; room for its length is left before it); NULL on OOM. The pointer is
+/// valid until the source next grows.
 char *_Nullable ra_sym_tail(ra_source *s, size_t len);
 /// Interns the `len` bytes written at ra_sym_tail (at most the length reserved there).
 uint32_t ra_intern_tail(ra_source *s, size_t len);
@@ -210,9 +224,20 @@ uint32_t ra_intern_tail_hashed(ra_source *s, size_t len, uint32_t hash);
 /// Room for that many more symbols (and their bytes), records, field slots and heap bytes, so a
 /// payload of known size grows its arrays once. false on OOM / past the limits.
 bool ra_source_reserve(ra_source *s, uint32_t syms, size_t sym_bytes, uint32_t recs, uint32_t fields, size_t heap);
-/// The text of a symbol that is not derived (NUL-terminated).
+/// The text of a symbol that is not derived; `*len` gets its length.
+static inline const char *ra_sym_text(const ra_source *s, uint32_t sym, uint32_t *len) {
+    const uint8_t *p = s->sym_bytes.data + s->syms[sym].offset;
+    if (p[0] < RA_SYM_LONG) {
+        *len = p[0];
+        return (const char *)p + 1;
+    }
+    memcpy(len, p + 1, 4);
+    return (const char *)p + 5;
+}
+/// The text of a symbol that is not derived.
 static inline const char *ra_sym_ptr(const ra_source *s, uint32_t sym) {
-    return (const char *)s->sym_bytes.data + s->syms[sym].offset;
+    uint32_t len;
+    return ra_sym_text(s, sym, &len);
 }
 static inline bool ra_sym_derived(const ra_source *s, uint32_t sym) { return s->syms[sym].offset & RA_SYM_DERIVED; }
 /// A derived symbol's prefix symbol and index.
@@ -221,7 +246,7 @@ static inline void ra_sym_derivation(const ra_source *s, uint32_t sym, uint32_t 
     memcpy(prefix, p, 4);
     memcpy(index, p + 4, 4);
 }
-/// Writes the symbol's text (`syms[sym].length` bytes, no NUL) to `out`.
+/// Writes the symbol's text (ra_sym_length bytes, no NUL) to `out`.
 void ra_sym_write(const ra_source *s, uint32_t sym, char *out);
 /// Interns "<text of prefix>:<index>" as a derived symbol (`len` and `hash` are the full text's).
 /// 0 on OOM / past the limits.
@@ -258,6 +283,19 @@ static inline size_t ra_index_digits(char *out, uint64_t v) {
         w[-1] = (char)('0' + v);
     }
     return len;
+}
+
+/// The length of a symbol's text, derived or not.
+static inline uint32_t ra_sym_length(const ra_source *s, uint32_t sym) {
+    uint32_t len;
+    if (!ra_sym_derived(s, sym)) {
+        (void)ra_sym_text(s, sym, &len);
+        return len;
+    }
+    uint32_t prefix, index;
+    ra_sym_derivation(s, sym, &prefix, &index);
+    (void)ra_sym_text(s, prefix, &len);
+    return len + 1 + (uint32_t)ra_digit_count(index);
 }
 
 /// Record index for the symbol, creating an empty record with `type` when absent. -1 on OOM.
@@ -325,8 +363,7 @@ static inline __attribute__((always_inline)) void ra_copy_short(void *dst, const
     }
 }
 
-/// Appends a 4-byte aligned {u32 len, len bytes} slot to `b` (the layout of every heap value and
-/// of staged values); returns a pointer to the bytes, NULL on OOM. `*off` is the slot's offset.
+/// Appends a 4-byte aligned {u32 len, len bytes} slot to `b` (the layout of staged values); returns a pointer to the bytes, NULL on OOM. `*off` is the slot's offset.
 static inline __attribute__((always_inline)) uint8_t *_Nullable ra_buf_slot(ra_buf *b, uint32_t len, uint64_t *off) {
     size_t pad = (size_t)(0 - b->len) & (RA_HEAP_ALIGN - 1);
     if (!ra_buf_reserve(b, pad + 4 + (size_t)len)) return NULL;

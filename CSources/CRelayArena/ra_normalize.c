@@ -476,7 +476,7 @@ static int commit(ra_normalizer *n, uint32_t id, uint32_t type, const staged_fie
 // Writes "client:<parent>:<storage key>" (no second "client:" when the parent is a client ID)
 // to `out`, which has room for 7 + the parent's length + 1 + the key's; returns its length.
 static size_t client_prefix(ra_normalizer *n, char *out, uint32_t parent, uint32_t storage_key) {
-    uint32_t pl = n->delta->syms[parent].length, kl;
+    uint32_t pl = ra_sym_length(n->delta, parent), kl;
     const char *k = ra_plan_str(n->plan, storage_key, &kl);
     // The parent's text after a "client:" that goes again when the parent has one already.
     memcpy(out, "client:", 7);
@@ -494,7 +494,7 @@ static size_t client_prefix(ra_normalizer *n, char *out, uint32_t parent, uint32
 
 // Room for client_prefix's text plus ":" and an index.
 static size_t client_id_room(ra_normalizer *n, uint32_t parent, uint32_t storage_key) {
-    return 7 + (size_t)n->delta->syms[parent].length + 1 + n->plan->str[storage_key].length + 1 + 24;
+    return 7 + (size_t)ra_sym_length(n->delta, parent) + 1 + n->plan->str[storage_key].length + 1 + 24;
 }
 
 

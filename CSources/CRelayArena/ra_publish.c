@@ -208,8 +208,12 @@ typedef struct change {
 // lookup that follows finds it.
 static inline bool same_symbol(const ra_source *st, uint32_t ss, const ra_source *d, uint32_t ds, const uint32_t *tr) {
     const ra_symbol *a = &st->syms[ss], *b = &d->syms[ds];
-    if (a->hash != b->hash || a->length != b->length || ra_sym_derived(st, ss) != ra_sym_derived(d, ds)) return false;
-    if (!ra_sym_derived(d, ds)) return ra_bytes_equal(ra_sym_ptr(st, ss), ra_sym_ptr(d, ds), b->length);
+    if (a->hash != b->hash || ra_sym_derived(st, ss) != ra_sym_derived(d, ds)) return false;
+    if (!ra_sym_derived(d, ds)) {
+        uint32_t la, lb;
+        const char *ta = ra_sym_text(st, ss, &la), *tb = ra_sym_text(d, ds, &lb);
+        return la == lb && ra_bytes_equal(ta, tb, lb);
+    }
     uint32_t sp, sx, dp, dx;
     ra_sym_derivation(st, ss, &sp, &sx);
     ra_sym_derivation(d, ds, &dp, &dx);
@@ -238,9 +242,11 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
         if (ra_sym_derived(d, sym)) {
             uint32_t prefix, index;
             ra_sym_derivation(d, sym, &prefix, &index);  // the prefix came first: tr[prefix] is set
-            tr[sym] = prefix < sym ? ra_intern_derived(st, tr[prefix], index, e->length, e->hash) : 0;
+            tr[sym] = prefix < sym ? ra_intern_derived(st, tr[prefix], index, ra_sym_length(d, sym), e->hash) : 0;
         } else {
-            tr[sym] = ra_intern_hashed(st, ra_sym_ptr(d, sym), e->length, e->hash);
+            uint32_t len;
+            const char *text = ra_sym_text(d, sym, &len);
+            tr[sym] = ra_intern_hashed(st, text, len, e->hash);
         }
         if (!tr[sym]) goto oom;
         last = tr[sym];
@@ -376,13 +382,16 @@ ra_status ra_source_publish_consuming(ra_source *st, ra_source *d, ra_error *err
     if (!pristine(st)) return ra_source_publish(st, d, err);
     // Merging into a store that holds only its root gives the delta itself, plus that root:
     // take the delta's arena instead of copying it (no second copy, no second peak).
-    uint32_t root_len = st->syms[st->recs[0].id].length, type_len = st->syms[st->recs[0].type].length;
+    // (A store's root ID and type are interned as text, never derived.)
+    uint32_t root_len, type_len;
+    const char *root_text = ra_sym_text(st, st->recs[0].id, &root_len);
+    const char *type_text = ra_sym_text(st, st->recs[0].type, &type_len);
     char stack[128];
-    char *root = root_len + type_len + 2 <= sizeof stack ? stack : ra_malloc(root_len + type_len + 2);
+    char *root = root_len + type_len <= sizeof stack ? stack : ra_malloc(root_len + type_len + 1);
     if (!root) goto oom;
-    memcpy(root, ra_sym_ptr(st, st->recs[0].id), root_len + 1);
-    char *type = root + root_len + 1;
-    memcpy(type, ra_sym_ptr(st, st->recs[0].type), type_len + 1);
+    memcpy(root, root_text, root_len);
+    char *type = root + root_len;
+    memcpy(type, type_text, type_len);
     // Everything that can fail happens on the delta before the swap.
     uint32_t rsym = ra_intern(d, root, root_len), tsym = ra_intern(d, type, type_len);
     bool ok = rsym && tsym && ra_grow((void **)&d->updated, &d->capupdated, d->nrecs + 1, sizeof(uint32_t));

@@ -104,10 +104,11 @@ void ra_source_unlock(ra_source *s) { pthread_rwlock_unlock(&s->lock); }
 
 // Whether "<text of prefix>:<index>" is `text` (of `len` bytes); the prefix is never derived.
 static bool derived_equals(const ra_source *s, uint32_t prefix, uint32_t index, const char *text, size_t len) {
-    size_t pl = s->syms[prefix].length;
+    uint32_t pl;
+    const char *pt = ra_sym_text(s, prefix, &pl);
     char digits[20];
     size_t nd = ra_index_digits(digits, index);
-    return pl + 1 + nd == len && memcmp(ra_sym_ptr(s, prefix), text, pl) == 0 && text[pl] == ':' &&
+    return pl + 1 + nd == len && memcmp(pt, text, pl) == 0 && text[pl] == ':' &&
            memcmp(text + pl + 1, digits, nd) == 0;
 }
 
@@ -120,7 +121,9 @@ static inline bool sym_matches(const ra_source *s, uint32_t sym, const char *_Nu
         ra_sym_derivation(s, sym, &p, &x);
         return text ? derived_equals(s, p, x, text, len) : p == prefix && x == index;
     }
-    return text ? memcmp(ra_sym_ptr(s, sym), text, len) == 0 : derived_equals(s, prefix, index, ra_sym_ptr(s, sym), len);
+    uint32_t l;
+    const char *t = ra_sym_text(s, sym, &l);
+    return text ? l == len && ra_bytes_equal(t, text, len) : derived_equals(s, prefix, index, t, l);
 }
 
 // The symbol with that hash, length and text (see sym_matches), or 0; then `*empty` gets the
@@ -139,7 +142,7 @@ static inline uint32_t find(const ra_source *s, uint32_t hash, size_t len, const
         if ((slot & RA_SLOT_TAG) != tag) continue;
         uint32_t sym = slot & RA_SLOT_SYM;
         const ra_symbol *e = &s->syms[sym];
-        if (e->hash == hash && e->length == len && sym_matches(s, sym, text, len, prefix, index)) return sym;
+        if (e->hash == hash && sym_matches(s, sym, text, len, prefix, index)) return sym;
     }
 }
 
@@ -149,14 +152,16 @@ uint32_t ra_lookup(const ra_source *s, const char *text, size_t len, uint32_t ha
 }
 
 void ra_sym_write(const ra_source *s, uint32_t sym, char *out) {
+    uint32_t len;
     if (!ra_sym_derived(s, sym)) {
-        memcpy(out, ra_sym_ptr(s, sym), s->syms[sym].length);
+        memcpy(out, ra_sym_text(s, sym, &len), len);
         return;
     }
     uint32_t prefix, index;
     ra_sym_derivation(s, sym, &prefix, &index);
-    size_t pl = s->syms[prefix].length;
-    memcpy(out, ra_sym_ptr(s, prefix), pl);
+    const char *pt = ra_sym_text(s, prefix, &len);
+    size_t pl = len;
+    memcpy(out, pt, pl);
     out[pl] = ':';
     ra_index_digits(out + pl + 1, index);
 }
@@ -204,55 +209,61 @@ uint32_t ra_intern(ra_source *s, const char *text, size_t len) {
 // A symbol entry (and its index slot) for bytes already in sym_bytes at `offset` (flags
 // included). `empty`: where find's probe for it ended (taken unless the index must grow first).
 // Changes nothing when it fails.
-static inline uint32_t register_symbol(ra_source *s, uint32_t offset, size_t len, uint32_t hash, uint32_t empty) {
-    if (s->nsyms >= RA_MAX_SYMBOLS || len > UINT32_MAX) return 0;
+static inline uint32_t register_symbol(ra_source *s, uint32_t offset, uint32_t hash, uint32_t empty) {
+    if (s->nsyms >= RA_MAX_SYMBOLS) return 0;
     if ((uint64_t)(s->nsyms + 1) * 2 > s->index_cap) {
         if (!ra_index_grow(s, (uint64_t)s->nsyms + 1)) return 0;
         empty = UINT32_MAX;
     }
     if (!ra_grow((void **)&s->syms, &s->capsyms, s->nsyms + 1, sizeof(ra_symbol))) return 0;
     uint32_t sym = s->nsyms++;
-    s->syms[sym] = (ra_symbol){.offset = offset, .length = (uint32_t)len, .hash = hash, .record = 0};
+    s->syms[sym] = (ra_symbol){.offset = offset, .hash = hash, .record = 0};
     if (empty != UINT32_MAX) s->index[empty] = sym | (hash & RA_SLOT_TAG);
     else index_put(s->index, s->index_cap - 1, sym, hash);
     return sym;
 }
 
-// Registers a symbol whose `bytes` bytes are already at the end of sym_bytes (room for one more
-// reserved): a text of `len` bytes, or with `derived`, a derivation of a text of `len` bytes.
-static inline uint32_t add_entry(ra_source *s, size_t bytes, size_t len, uint32_t hash, bool derived, uint32_t empty) {
+// Registers a symbol whose `bytes` bytes are already at the end of sym_bytes: a text after its
+// length, or with `derived`, a derivation.
+static inline uint32_t add_entry(ra_source *s, size_t bytes, uint32_t hash, bool derived, uint32_t empty) {
     if (s->sym_bytes.len + bytes >= RA_MAX_SYM_BYTES) return 0;
     uint32_t off = (uint32_t)s->sym_bytes.len;
-    uint32_t sym = register_symbol(s, off | (derived ? RA_SYM_DERIVED : 0), len, hash, empty);
+    uint32_t sym = register_symbol(s, off | (derived ? RA_SYM_DERIVED : 0), hash, empty);
     if (!sym) return 0;
-    // A NUL after each text lets callers print it; it is not part of the length.
-    s->sym_bytes.data[off + bytes] = 0;
-    s->sym_bytes.len += bytes + 1;
+    s->sym_bytes.len += bytes;
     return sym;
 }
 
 bool ra_sym_place(ra_source *s, const char *text, size_t len, uint32_t *offset) {
-    if (len >= RA_MAX_SYM_BYTES || s->sym_bytes.len + len >= RA_MAX_SYM_BYTES ||
-        !ra_buf_reserve(&s->sym_bytes, len + 1))
+    size_t head = ra_sym_head(len);
+    if (len >= RA_MAX_SYM_BYTES || s->sym_bytes.len + head + len >= RA_MAX_SYM_BYTES ||
+        !ra_buf_reserve(&s->sym_bytes, head + len))
         return false;
     uint32_t off = (uint32_t)s->sym_bytes.len;
-    ra_copy_short(s->sym_bytes.data + off, text, len);
-    s->sym_bytes.data[off + len] = 0;
-    s->sym_bytes.len += len + 1;
+    ra_sym_put_head(s->sym_bytes.data + off, (uint32_t)len);
+    ra_copy_short(s->sym_bytes.data + off + head, text, len);
+    s->sym_bytes.len += head + len;
     *offset = off;
     return true;
 }
 
 uint32_t ra_intern_placed(ra_source *s, uint32_t offset, size_t len, uint32_t hash) {
-    uint32_t empty, found = find(s, hash, len, (const char *)s->sym_bytes.data + offset, 0, 0, &empty);
-    if (!found) return register_symbol(s, offset, len, hash, empty);
+    size_t head = ra_sym_head(len);
+    uint32_t empty, found = find(s, hash, len, (const char *)s->sym_bytes.data + offset + head, 0, 0, &empty);
+    if (!found) return register_symbol(s, offset, hash, empty);
     // Interned already: the copy goes back when nothing was placed after it.
-    if ((size_t)offset + len + 1 == s->sym_bytes.len) s->sym_bytes.len = offset;
+    if ((size_t)offset + head + len == s->sym_bytes.len) s->sym_bytes.len = offset;
     return found;
 }
 
+// Adds a text whose bytes (after room for the long form of its length) are at the end of
+// sym_bytes: a short text moves up to follow its one-byte length.
 static uint32_t add_symbol(ra_source *s, size_t len, uint32_t hash, uint32_t empty) {
-    return add_entry(s, len, len, hash, false, empty);
+    uint8_t *p = s->sym_bytes.data + s->sym_bytes.len;
+    size_t head = ra_sym_head(len);
+    if (head == 1) memmove(p + 1, p + 5, len);
+    ra_sym_put_head(p, (uint32_t)len);
+    return add_entry(s, head + len, hash, false, empty);
 }
 
 uint32_t ra_intern_derived(ra_source *s, uint32_t prefix, uint32_t index, size_t len, uint32_t hash) {
@@ -260,35 +271,38 @@ uint32_t ra_intern_derived(ra_source *s, uint32_t prefix, uint32_t index, size_t
     // Found as a derivation, or as the same text interned as text (from a store file, say).
     uint32_t empty, found = find(s, hash, len, NULL, prefix, index, &empty);
     if (found) return found;
-    if (!ra_buf_reserve(&s->sym_bytes, 8 + 1)) return 0;
+    if (!ra_buf_reserve(&s->sym_bytes, 8)) return 0;
     uint8_t *w = s->sym_bytes.data + s->sym_bytes.len;
     memcpy(w, &prefix, 4);
     memcpy(w + 4, &index, 4);
-    return add_entry(s, 8, len, hash, true, empty);
+    return add_entry(s, 8, hash, true, empty);
 }
 
 uint32_t ra_intern_hashed(ra_source *s, const char *text, size_t len, uint32_t hash) {
     if (len > UINT32_MAX) return 0;
     uint32_t empty, found = find(s, hash, len, text, 0, 0, &empty);
     if (found) return found;
-    if (!ra_buf_reserve(&s->sym_bytes, len + 1)) return 0;
-    if (len) memcpy(s->sym_bytes.data + s->sym_bytes.len, text, len);
-    return add_symbol(s, len, hash, empty);
+    size_t head = ra_sym_head(len);
+    if (!ra_buf_reserve(&s->sym_bytes, head + len)) return 0;
+    uint8_t *p = s->sym_bytes.data + s->sym_bytes.len;
+    ra_sym_put_head(p, (uint32_t)len);
+    if (len) memcpy(p + head, text, len);
+    return add_entry(s, head + len, hash, false, empty);
 }
 
 char *_Nullable ra_sym_tail(ra_source *s, size_t len) {
-    if (len >= UINT32_MAX || !ra_buf_reserve(&s->sym_bytes, len + 1)) return NULL;
-    return (char *)s->sym_bytes.data + s->sym_bytes.len;
+    if (len >= UINT32_MAX || !ra_buf_reserve(&s->sym_bytes, 5 + len)) return NULL;
+    return (char *)s->sym_bytes.data + s->sym_bytes.len + 5;
 }
 
 uint32_t ra_intern_tail_hashed(ra_source *s, size_t len, uint32_t hash) {
-    const char *text = (const char *)s->sym_bytes.data + s->sym_bytes.len;
+    const char *text = (const char *)s->sym_bytes.data + s->sym_bytes.len + 5;
     uint32_t empty, found = find(s, hash, len, text, 0, 0, &empty);
     return found ? found : add_symbol(s, len, hash, empty);
 }
 
 uint32_t ra_intern_tail(ra_source *s, size_t len) {
-    return ra_intern_tail_hashed(s, len, ra_hash(s->sym_bytes.data + s->sym_bytes.len, len));
+    return ra_intern_tail_hashed(s, len, ra_hash(s->sym_bytes.data + s->sym_bytes.len + 5, len));
 }
 
 int64_t ra_record_get_or_create(ra_source *s, uint32_t id_sym, uint32_t type_sym, bool *created) {
@@ -439,7 +453,7 @@ static const char *text_cache_get(struct ra_text_cache *c, const ra_source *s, u
         c->cap = cap;
     }
     if (c->texts[sym]) return c->texts[sym];
-    size_t need = (size_t)s->syms[sym].length + 1;
+    size_t need = (size_t)ra_sym_length(s, sym) + 1;
     text_chunk *k = c->chunks;
     if (!k || k->cap - k->used < need) {
         size_t cap = need > 65536 - sizeof *k ? need : 65536 - sizeof *k;
@@ -458,11 +472,15 @@ static const char *text_cache_get(struct ra_text_cache *c, const ra_source *s, u
 
 ra_bytes_ref ra_source_symbol_text(const ra_source *s, uint32_t sym) {
     if (sym == 0 || sym >= s->nsyms) return (ra_bytes_ref){NULL, 0};
-    if (!ra_sym_derived(s, sym)) return (ra_bytes_ref){(const uint8_t *)ra_sym_ptr(s, sym), s->syms[sym].length};
+    uint32_t len;
+    if (!ra_sym_derived(s, sym)) {
+        const char *t = ra_sym_text(s, sym, &len);
+        return (ra_bytes_ref){(const uint8_t *)t, len};
+    }
     pthread_mutex_lock(&s->texts->lock);
     const char *t = text_cache_get(s->texts, s, sym);
     pthread_mutex_unlock(&s->texts->lock);
-    return t ? (ra_bytes_ref){(const uint8_t *)t, s->syms[sym].length} : (ra_bytes_ref){NULL, 0};
+    return t ? (ra_bytes_ref){(const uint8_t *)t, ra_sym_length(s, sym)} : (ra_bytes_ref){NULL, 0};
 }
 
 int64_t ra_source_record_for_symbol(const ra_source *s, uint32_t sym) {

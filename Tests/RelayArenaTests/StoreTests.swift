@@ -145,6 +145,44 @@ final class StoreTests: XCTestCase {
         }
     }
 
+    /// Symbol texts keep a length under 255 in one byte and a longer one in five. Data IDs, client
+    /// IDs written in place (`client:<id>:settings`: 254, 255 and 256 bytes here) and list items'
+    /// derived IDs over prefixes of either form are found by their text, survive a store file,
+    /// and are the same symbols when the payload comes again, into the store or into its copy.
+    func testSymbolsOnBothSidesOfTheShortLengthBoundary() throws {
+        let compiler = try Compiler(schema: GraphQLSourceFile(name: "todo.graphql", text: Fixtures.text("todo.graphql")))
+        let docs = try compiler.compile([GraphQLSourceFile(name: "q.graphql", text: #"query Q { user(id: "me") { id settings { theme } friends(first: 2) { name } } }"#)])
+        let plan = try NormalizationPlan(operation: docs.operations["Q"]!)
+        for size in [1, 200, 238, 239, 240, 300] {
+            let id = String(repeating: "u", count: size)
+            let payload = Array(#"{"data":{"user":{"id":"\#(id)","settings":{"theme":"dark"},"friends":[{"name":"a"},{"name":"b"}]}}}"#.utf8)
+            let store = RecordStore()
+            try store.commit(response: payload, plan: plan)
+            func check(_ store: RecordStore) {
+                XCTAssertEqual(store.recordCount, 5, "root, user, settings, two friends: \(size)")
+                store.withSnapshot { s in
+                    guard case .record(let u) = s.record(id), case .string(let own)? = s.field(u, "id") else { return XCTFail("\(size)") }
+                    XCTAssertEqual(own.string, id)
+                    guard case .record(let settings) = s.record("client:\(id):settings"),
+                          case .string(let theme)? = s.field(settings, "theme") else { return XCTFail("settings \(size)") }
+                    XCTAssertEqual(theme.string, "dark")
+                    XCTAssertEqual(s.text(s.id(of: settings)).string, "client:\(id):settings")
+                    for (i, name) in ["a", "b"].enumerated() {
+                        guard case .record(let f) = s.record("client:\(id):friends(first:2):\(i)"),
+                              case .string(let n)? = s.field(f, "name") else { return XCTFail("friend \(i) \(size)") }
+                        XCTAssertEqual(n.string, name)
+                    }
+                }
+            }
+            check(store)
+            let loaded = try RecordStore(relayJSON: store.relayJSON())
+            check(loaded)
+            XCTAssertEqual(Array(try store.commit(response: payload, plan: plan)), [], "the same payload again: \(size)")
+            XCTAssertEqual(Array(try loaded.commit(response: payload, plan: plan)), [], "into the loaded store: \(size)")
+            check(loaded)
+        }
+    }
+
     /// A field slot holds a 32-bit payload: integers past 32 bits keep their text in the heap.
     /// Either way they read as `.int` (up to 17 digits), export as received, and a refetch of the
     /// same value changes nothing, while a step across the boundary is a change.
