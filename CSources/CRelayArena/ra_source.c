@@ -127,9 +127,11 @@ static inline bool sym_matches(const ra_source *s, uint32_t sym, const char *_Nu
 }
 
 // The symbol with that hash, length and text (see sym_matches), or 0; then `*empty` gets the
-// index position where the probe ended, the slot a new symbol of that hash would take.
-static inline uint32_t find(const ra_source *s, uint32_t hash, size_t len, const char *_Nullable text,
-                            uint32_t prefix, uint32_t index, uint32_t *empty) {
+// index position where the probe ended, the slot a new symbol of that hash would take. Inlined
+// into each interning path (the compiler stopped doing so once the length moved into the bytes).
+static inline __attribute__((always_inline)) uint32_t find(const ra_source *s, uint32_t hash, size_t len,
+                                                           const char *_Nullable text, uint32_t prefix,
+                                                           uint32_t index, uint32_t *empty) {
     *empty = UINT32_MAX;
     if (!s->index_cap) return 0;
     uint32_t mask = s->index_cap - 1, tag = hash & RA_SLOT_TAG;
