@@ -51,19 +51,22 @@ typedef struct frame {
     uint32_t resolved;     // delta symbol once the data ID is known
 } frame;
 
+// One per list item of an open connection (a million for a million-todo list): its members are
+// ordered so that it packs into 48 bytes with no padding but the tail.
 typedef struct pend_rec {
+    int64_t index;
     uint32_t field_first, field_count;
     uint32_t parent;       // pending index, or RA_ITEM_PEND | frame depth
     uint32_t storage_key;  // plan string
-    int64_t index;
     uint32_t type_sym;     // creation type (delta symbol)
     uint32_t resolved;
+    uint32_t rec;          // 1 + its record, committed unnamed (see name_record); 0: its fields are parked
+    uint32_t hash, cid_len;
     bool unique;           // its set's storage keys are distinct (see ra_set_info)
     bool plain;            // its fields go into a new record as they are (see commit)
-    uint32_t rec;          // 1 + its record, committed unnamed (see name_record); 0: its fields are parked
     bool hashed;           // `hash` and `cid_len` hold its client ID's (computed ahead, slot prefetched)
-    uint32_t hash, cid_len;
 } pend_rec;
+_Static_assert(sizeof(pend_rec) == 48, "pend_rec packs into 48 bytes");
 
 struct ra_normalizer {
     const ra_plan *plan;
