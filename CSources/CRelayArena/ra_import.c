@@ -42,8 +42,10 @@ __attribute__((format(printf, 2, 3))) static int ifail(importer *im, const char 
 }
 
 static int ioom(importer *im) {
-    if (im->src->heap_full) {
-        ifail(im, "the store's strings and lists pass the arena's limit of %u bytes", RA_MAX_HEAP);
+    if (im->src->heap_full || im->src->names_full) {
+        ifail(im, "the store's %s pass the arena's limit of %u bytes",
+              im->src->heap_full ? "strings and lists" : "data IDs and names",
+              im->src->heap_full ? RA_MAX_HEAP : RA_MAX_SYM_BYTES);
         im->err->code = RA_ERR_LIMIT;
         return 0;
     }

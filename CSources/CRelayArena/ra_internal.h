@@ -119,6 +119,7 @@ struct ra_source {
     uint32_t nfields, capfields;
     ra_buf heap;
     bool heap_full;          // an append was refused for RA_MAX_HEAP (tells that failure from OOM)
+    bool names_full;         // a symbol was refused for RA_MAX_SYM_BYTES (likewise)
     uint32_t *updated;       // symbols updated by the last publish
     uint32_t nupdated, capupdated;
     struct ra_text_cache *texts;  // derived symbols' texts, written out on request (ra_source.c)

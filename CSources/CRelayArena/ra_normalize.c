@@ -63,6 +63,9 @@ __attribute__((cold, noinline)) static int oom(ra_normalizer *n) {
                     RA_MAX_SYMBOLS - 1);
     if (n->delta && n->delta->heap_full)
         return fail(n, RA_ERR_LIMIT, "the response's strings and lists pass the arena's limit of %u bytes", RA_MAX_HEAP);
+    if (n->delta && n->delta->names_full)
+        return fail(n, RA_ERR_LIMIT, "the response's data IDs and names pass the arena's limit of %u bytes",
+                    RA_MAX_SYM_BYTES);
     return fail(n, RA_ERR_NOMEM, "out of memory while normalizing");
 }
 

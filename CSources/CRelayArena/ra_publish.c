@@ -221,6 +221,7 @@ static inline bool same_symbol(const ra_source *st, uint32_t ss, const ra_source
 }
 
 ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
+    st->names_full = false;  // set again if this publish meets the limit
     uint32_t *tr = ra_calloc(d->nsyms ? d->nsyms : 1, sizeof *tr);
     change *changes = ra_malloc((d->nrecs ? d->nrecs : 1) * sizeof *changes);
     uint32_t nchanges = 0;
@@ -355,6 +356,10 @@ heap_limit:
 oom:
     ra_dealloc(changes);
     ra_dealloc(tr);
+    if (st->names_full) {
+        ra_error_set(err, RA_ERR_LIMIT, 0, "the store's data IDs and names would pass %u bytes", RA_MAX_SYM_BYTES);
+        return RA_ERR_LIMIT;
+    }
     ra_error_set(err, RA_ERR_NOMEM, 0, "out of memory while publishing");
     return RA_ERR_NOMEM;
 }

@@ -228,7 +228,10 @@ static inline uint32_t register_symbol(ra_source *s, uint32_t offset, uint32_t h
 // Registers a symbol whose `bytes` bytes are already at the end of sym_bytes: a text after its
 // length, or with `derived`, a derivation.
 static inline uint32_t add_entry(ra_source *s, size_t bytes, uint32_t hash, bool derived, uint32_t empty) {
-    if (s->sym_bytes.len + bytes >= RA_MAX_SYM_BYTES) return 0;
+    if (s->sym_bytes.len + bytes >= RA_MAX_SYM_BYTES) {
+        s->names_full = true;
+        return 0;
+    }
     uint32_t off = (uint32_t)s->sym_bytes.len;
     uint32_t sym = register_symbol(s, off | (derived ? RA_SYM_DERIVED : 0), hash, empty);
     if (!sym) return 0;
@@ -238,9 +241,11 @@ static inline uint32_t add_entry(ra_source *s, size_t bytes, uint32_t hash, bool
 
 bool ra_sym_place(ra_source *s, const char *text, size_t len, uint32_t *offset) {
     size_t head = ra_sym_head(len);
-    if (len >= RA_MAX_SYM_BYTES || s->sym_bytes.len + head + len >= RA_MAX_SYM_BYTES ||
-        !ra_buf_reserve(&s->sym_bytes, head + len))
+    if (len >= RA_MAX_SYM_BYTES || s->sym_bytes.len + head + len >= RA_MAX_SYM_BYTES) {
+        s->names_full = true;
         return false;
+    }
+    if (!ra_buf_reserve(&s->sym_bytes, head + len)) return false;
     uint32_t off = (uint32_t)s->sym_bytes.len;
     ra_sym_put_head(s->sym_bytes.data + off, (uint32_t)len);
     ra_copy_short(s->sym_bytes.data + off + head, text, len);

@@ -27,7 +27,7 @@ typedef enum ra_status {
     RA_ERR_PLAN = 9,        // a malformed plan (a bug in the caller)
     RA_ERR_STATE = 10,      // API misuse (feed after finish, ...)
     RA_ERR_RESPONSE = 11,   // response without data, data not an object, ...
-    RA_ERR_LIMIT = 12,      // an internal limit (symbol count, record size)
+    RA_ERR_LIMIT = 12,      // an internal limit (symbol count, record size, out-of-line value bytes)
 } ra_status;
 
 typedef struct ra_error {
