@@ -62,18 +62,29 @@ typedef struct ra_symbol {
     uint32_t record;   // record index + 1; 0 = none
 } ra_symbol;
 
-// A symbol's text lies in sym_bytes after its length: one byte for a length under 255, 0xFF and
-// a u32 for a longer one (most are short: IDs, names, storage keys). No NUL follows it.
-#define RA_SYM_LONG 0xFFu
-static inline size_t ra_sym_head(size_t len) { return len < RA_SYM_LONG ? 1 : 5; }
-/// Writes a text's length at `p` (ra_sym_head(len) bytes).
-static inline void ra_sym_put_head(uint8_t *p, uint32_t len) {
-    if (len < RA_SYM_LONG) {
+// Symbol texts and heap values are stored after their length: one byte for a length under 255,
+// 0xFF and a u32 for a longer one (most are short: IDs, names, cursors), with no alignment and no
+// NUL after the bytes.
+#define RA_LEN_LONG 0xFFu
+/// The bytes a length takes.
+static inline size_t ra_len_size(size_t len) { return len < RA_LEN_LONG ? 1 : 5; }
+/// Writes a length at `p` (ra_len_size(len) bytes).
+static inline void ra_len_put(uint8_t *p, uint32_t len) {
+    if (len < RA_LEN_LONG) {
         p[0] = (uint8_t)len;
     } else {
-        p[0] = RA_SYM_LONG;
+        p[0] = RA_LEN_LONG;
         memcpy(p + 1, &len, 4);
     }
+}
+/// Reads the length at `p`; returns where the bytes start.
+static inline const uint8_t *ra_len_get(const uint8_t *p, uint32_t *len) {
+    if (p[0] < RA_LEN_LONG) {
+        *len = p[0];
+        return p + 1;
+    }
+    memcpy(len, p + 1, 4);
+    return p + 5;
 }
 
 // A list item's client ID, "<prefix>:<index>" (the prefix being "client:<parent>:<storage key>"),
@@ -227,13 +238,7 @@ uint32_t ra_intern_tail_hashed(ra_source *s, size_t len, uint32_t hash);
 bool ra_source_reserve(ra_source *s, uint32_t syms, size_t sym_bytes, uint32_t recs, uint32_t fields, size_t heap);
 /// The text of a symbol that is not derived; `*len` gets its length.
 static inline const char *ra_sym_text(const ra_source *s, uint32_t sym, uint32_t *len) {
-    const uint8_t *p = s->sym_bytes.data + s->syms[sym].offset;
-    if (p[0] < RA_SYM_LONG) {
-        *len = p[0];
-        return (const char *)p + 1;
-    }
-    memcpy(len, p + 1, 4);
-    return (const char *)p + 5;
+    return (const char *)ra_len_get(s->sym_bytes.data + s->syms[sym].offset, len);
 }
 /// The text of a symbol that is not derived.
 static inline const char *ra_sym_ptr(const ra_source *s, uint32_t sym) {
@@ -376,39 +381,25 @@ static inline __attribute__((always_inline)) uint8_t *_Nullable ra_buf_slot(ra_b
     b->len += pad + 4 + (size_t)len;
     return p + 4;
 }
-// A heap value is its length and its bytes, unaligned: a length under 255 is one byte, a longer
-// one is 0xFF and a u32. (Most values are short: cursors, names, IDs.)
-#define RA_HEAP_LONG 0xFFu
-/// Appends a value of `len` bytes to the heap; returns a pointer to where the bytes go, NULL on
-/// OOM or when the heap would pass RA_MAX_HEAP (its offsets are a slot's 32-bit payload). `*off`
-/// is the value's offset.
+/// Appends a heap value of `len` bytes (after its length, see ra_len_put); returns a pointer to
+/// where the bytes go, NULL on OOM or when the heap would pass RA_MAX_HEAP (its offsets are a
+/// slot's 32-bit payload). `*off` is the value's offset.
 static inline __attribute__((always_inline)) uint8_t *_Nullable ra_heap_alloc(ra_source *s, uint32_t len, uint64_t *off) {
-    size_t head = len < RA_HEAP_LONG ? 1 : 5;
+    size_t head = ra_len_size(len);
     if (__builtin_expect(s->heap.len > (uint64_t)RA_MAX_HEAP - head - len, 0)) {
         s->heap_full = true;
         return NULL;
     }
     if (!ra_buf_reserve(&s->heap, head + len)) return NULL;
     uint8_t *p = s->heap.data + s->heap.len;
-    if (len < RA_HEAP_LONG) {
-        p[0] = (uint8_t)len;
-    } else {
-        p[0] = RA_HEAP_LONG;
-        memcpy(p + 1, &len, 4);
-    }
+    ra_len_put(p, len);
     *off = s->heap.len;
     s->heap.len += head + len;
     return p + head;
 }
 /// The bytes of the heap value at `off`; `*len` gets their length.
 static inline const uint8_t *ra_heap_value(const ra_source *s, uint64_t off, uint32_t *len) {
-    const uint8_t *p = s->heap.data + off;
-    if (p[0] < RA_HEAP_LONG) {
-        *len = p[0];
-        return p + 1;
-    }
-    memcpy(len, p + 1, 4);
-    return p + 5;
+    return ra_len_get(s->heap.data + off, len);
 }
 static inline uint64_t ra_make(unsigned tag, uint64_t payload) { return ((uint64_t)tag << 60) | payload; }
 /// Appends a value to the heap; returns the value word with `tag`, 0 on OOM.

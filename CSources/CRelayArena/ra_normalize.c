@@ -278,7 +278,7 @@ static int capture_begin(ra_normalizer *n, uint8_t target, uint8_t kind) {
     ra_buf *b = capture_buf(n, f);
     // Room for the value's length; the text grows after it and the length is written at the end
     // (a heap value's in its long form, until then).
-    static const uint8_t long_head[5] = {RA_HEAP_LONG};
+    static const uint8_t long_head[5] = {RA_LEN_LONG};
     f->cap_off = b->len;
     if (target == CAP_HEAP && !ra_buf_append(b, long_head, sizeof long_head)) return oom(n);
     if (target == CAP_STAGING && !ra_buf_slot(b, 0, &f->cap_off)) return oom(n);
@@ -300,7 +300,7 @@ static int capture_end(ra_normalizer *n, frame *f) {
     uint32_t len = (uint32_t)(b->len - off - head);
     if (target == CAP_STAGING) {
         memcpy(b->data + off, &len, 4);
-    } else if (len < RA_HEAP_LONG) {
+    } else if (len < RA_LEN_LONG) {
         b->data[off] = (uint8_t)len;  // the short form: the text moves up to follow one byte
         memmove(b->data + off + 1, b->data + off + 5, len);
         b->len -= 4;

@@ -240,14 +240,14 @@ static inline uint32_t add_entry(ra_source *s, size_t bytes, uint32_t hash, bool
 }
 
 bool ra_sym_place(ra_source *s, const char *text, size_t len, uint32_t *offset) {
-    size_t head = ra_sym_head(len);
+    size_t head = ra_len_size(len);
     if (len >= RA_MAX_SYM_BYTES || s->sym_bytes.len + head + len >= RA_MAX_SYM_BYTES) {
         s->names_full = true;
         return false;
     }
     if (!ra_buf_reserve(&s->sym_bytes, head + len)) return false;
     uint32_t off = (uint32_t)s->sym_bytes.len;
-    ra_sym_put_head(s->sym_bytes.data + off, (uint32_t)len);
+    ra_len_put(s->sym_bytes.data + off, (uint32_t)len);
     ra_copy_short(s->sym_bytes.data + off + head, text, len);
     s->sym_bytes.len += head + len;
     *offset = off;
@@ -255,7 +255,7 @@ bool ra_sym_place(ra_source *s, const char *text, size_t len, uint32_t *offset) 
 }
 
 uint32_t ra_intern_placed(ra_source *s, uint32_t offset, size_t len, uint32_t hash) {
-    size_t head = ra_sym_head(len);
+    size_t head = ra_len_size(len);
     uint32_t empty, found = find(s, hash, len, (const char *)s->sym_bytes.data + offset + head, 0, 0, &empty);
     if (!found) return register_symbol(s, offset, hash, empty);
     // Interned already: the copy goes back when nothing was placed after it.
@@ -267,9 +267,9 @@ uint32_t ra_intern_placed(ra_source *s, uint32_t offset, size_t len, uint32_t ha
 // sym_bytes: a short text moves up to follow its one-byte length.
 static uint32_t add_symbol(ra_source *s, size_t len, uint32_t hash, uint32_t empty) {
     uint8_t *p = s->sym_bytes.data + s->sym_bytes.len;
-    size_t head = ra_sym_head(len);
+    size_t head = ra_len_size(len);
     if (head == 1) memmove(p + 1, p + 5, len);
-    ra_sym_put_head(p, (uint32_t)len);
+    ra_len_put(p, (uint32_t)len);
     return add_entry(s, head + len, hash, false, empty);
 }
 
@@ -289,10 +289,10 @@ uint32_t ra_intern_hashed(ra_source *s, const char *text, size_t len, uint32_t h
     if (len > UINT32_MAX) return 0;
     uint32_t empty, found = find(s, hash, len, text, 0, 0, &empty);
     if (found) return found;
-    size_t head = ra_sym_head(len);
+    size_t head = ra_len_size(len);
     if (!ra_buf_reserve(&s->sym_bytes, head + len)) return 0;
     uint8_t *p = s->sym_bytes.data + s->sym_bytes.len;
-    ra_sym_put_head(p, (uint32_t)len);
+    ra_len_put(p, (uint32_t)len);
     if (len) memcpy(p + head, text, len);
     return add_entry(s, head + len, hash, false, empty);
 }
