@@ -45,6 +45,7 @@ typedef struct header {
 _Static_assert(sizeof(header) == RA_HEADER, "header keeps blocks 16-byte aligned");
 
 #define RA_PAGE ((size_t)4096)
+#define RA_HUGE_PAGE ((size_t)2 << 20)
 #define RA_RETAIN_SLOTS 64
 
 static size_t page_round(size_t n) { return (n + RA_PAGE - 1) & ~(RA_PAGE - 1); }
@@ -87,35 +88,50 @@ static void *retained_take(size_t bytes, size_t *got) {
     return m;
 }
 
-// Keeps a freed mapping for reuse, evicting the oldest to stay within the budget; unmaps what
-// is not kept (outside the lock). `resident`: the bytes of it that may hold pages.
+// Keeps a freed mapping for reuse; unmaps what is not kept (outside the lock). `resident`: the
+// bytes of it that may hold pages. Past the budget, the oldest kept blocks give back the pages at
+// their tails but stay mapped: the next payload asks for blocks of the same sizes, and a block
+// unmapped whole would leave it no block of the size it needs (a fresh mapping, every page
+// faulted in again) while a smaller kept block sat idle. The pages given back are the budget's
+// excess either way. (Under the lock: a block taken meanwhile must not lose what is written.)
 static void retained_give(void *base, size_t bytes, size_t resident) {
-    void *evict[RA_RETAIN_SLOTS + 1];
-    size_t nevict[RA_RETAIN_SLOTS + 1], ne = 0;
+    void *evict = NULL, *oldest = NULL;
+    size_t nevict = 0, noldest = 0;
     pthread_mutex_lock(&retain_lock);
-    if (resident > retain_limit) {
-        evict[ne] = base, nevict[ne++] = bytes;
+    if (!retain_limit) {
+        evict = base, nevict = bytes;
     } else {
-        RA_POISON(base, bytes);
-        while (nretained && (nretained == RA_RETAIN_SLOTS || retained_total + resident > retain_limit)) {
-            evict[ne] = retained[0].base, nevict[ne++] = retained[0].bytes;
+        if (nretained == RA_RETAIN_SLOTS) {
+            oldest = retained[0].base, noldest = retained[0].bytes;
             retained_remove(0);
         }
+        RA_POISON(base, bytes);
         retained[nretained++] = (struct retained){base, bytes, resident};
         retained_total += resident;
+        for (size_t i = 0; retained_total > retain_limit && i < nretained; i++) {
+            struct retained *r = &retained[i];
+            size_t excess = retained_total - retain_limit;
+            // Whole huge pages where it can (a partial one would be split into small ones).
+            size_t keep = r->resident > excess ? (r->resident - excess) & ~(RA_HUGE_PAGE - 1) : 0;
+            if (keep >= r->resident) continue;
+            (void)madvise((uint8_t *)r->base + keep, r->resident - keep, MADV_DONTNEED);
+            retained_total -= r->resident - keep;
+            r->resident = keep;
+        }
     }
     pthread_mutex_unlock(&retain_lock);
-    for (size_t i = 0; i < ne; i++) {
-        RA_UNPOISON(evict[i], nevict[i]);
-        munmap(evict[i], nevict[i]);
+    if (evict) munmap(evict, nevict);
+    if (oldest) {
+        RA_UNPOISON(oldest, noldest);
+        munmap(oldest, noldest);
     }
 }
 
-// Unmaps retained blocks, oldest first, until at most `keep` bytes are kept.
+// Unmaps retained blocks, oldest first, until at most `keep` bytes are kept (all of them for 0).
 static void trim_retained(size_t keep) {
     for (;;) {
         pthread_mutex_lock(&retain_lock);
-        if (retained_total <= keep || !nretained) {
+        if ((keep && retained_total <= keep) || !nretained) {
             pthread_mutex_unlock(&retain_lock);
             return;
         }
@@ -135,6 +151,13 @@ void ra_set_retained_memory_limit(uint64_t bytes) {
     retain_limit = limit;
     pthread_mutex_unlock(&retain_lock);
     trim_retained(limit);  // what is kept past the new limit goes now
+}
+
+uint32_t ra_retained_memory_blocks(void) {
+    pthread_mutex_lock(&retain_lock);
+    uint32_t n = (uint32_t)nretained;
+    pthread_mutex_unlock(&retain_lock);
+    return n;
 }
 
 uint64_t ra_retained_memory_bytes(void) {

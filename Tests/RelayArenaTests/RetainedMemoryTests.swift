@@ -1,6 +1,7 @@
 // Freed arena blocks are kept and handed to the next store (ra_alloc.c). Reused pages hold the
 // previous arena's bytes, so a store built in them must come out exactly as one built in fresh,
 // zeroed pages; the knobs must do what they say.
+import CRelayArena
 import RelayArena
 import RelayArenaWorkloads
 import XCTest
@@ -61,6 +62,36 @@ final class RetainedMemoryTests: XCTestCase {
         // Each of the eight arrays rounds up to whole pages, its block header included.
         XCTAssertGreaterThan(kept, arena / 2, "the store's blocks are kept")
         XCTAssertLessThanOrEqual(kept, arena + 8 * 8192, "kept \(kept) bytes for an arena of \(arena)")
+    }
+
+    /// Past the limit, kept blocks give back pages, not mappings: the next payload asks for blocks
+    /// of the same sizes, and a block unmapped whole would leave it none of the size it needs. A
+    /// store built in such blocks (some pages kept, some given back) is still the same store.
+    func testPastTheLimitKeptBlocksGiveBackPagesNotTheirMappings() throws {
+        let plan = try TodoListSetup.plan(todos: 100_000)
+        let response = TodoListWorkload(todos: 100_000).response()
+        RecordStore.setRetainedMemoryLimit(0)
+        XCTAssertEqual(ra_retained_memory_blocks(), 0)
+        let fresh = RecordStore()
+        try fresh.commit(response: response, plan: plan)
+        let expected = fresh.relayJSON()
+
+        RecordStore.setRetainedMemoryLimit(3 << 20)  // less than any one of the arena's arrays holds
+        do {
+            let dropped = RecordStore()
+            try dropped.commit(response: response, plan: plan)
+        }
+        XCTAssertLessThanOrEqual(RecordStore.retainedMemoryBytes, 3 << 20)
+        XCTAssertGreaterThan(RecordStore.retainedMemoryBytes, 0)
+        // Symbol bytes, symbols, index, records, slots, heap, the updated list, and the
+        // normalizer's staging: each stays mapped.
+        XCTAssertGreaterThanOrEqual(ra_retained_memory_blocks(), 7)
+
+        let reused = RecordStore()
+        try reused.commit(response: response, plan: plan)
+        XCTAssertEqual(reused.relayJSON(), expected)
+        RecordStore.releaseRetainedMemory()
+        XCTAssertEqual(ra_retained_memory_blocks(), 0, "release unmaps blocks that hold no pages too")
     }
 
     func testReleaseAndLimit() throws {

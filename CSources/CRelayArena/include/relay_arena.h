@@ -212,11 +212,15 @@ void ra_normalizer_destroy(ra_normalizer *_Nullable n);
 /// starting value once every source, plan and normalizer is destroyed.
 int64_t ra_live_allocations(void);
 
-/// Large blocks (1 MiB and more) that sources and normalizers have freed are kept, up to a limit
-/// (256 MiB unless set), for the next ones to reuse without the kernel's unmap, fault and
-/// zeroing. ra_release_retained_memory() unmaps them now; a limit of 0 keeps none.
+/// Large blocks (1 MiB and more) that sources and normalizers have freed are kept, for the next
+/// ones to reuse without the kernel's unmap, fault and zeroing: their written pages up to a limit
+/// (256 MiB unless set); past it the oldest blocks give back pages but stay mapped (64 blocks at
+/// most). ra_release_retained_memory() unmaps them now; a limit of 0 keeps none.
 void ra_release_retained_memory(void);
 uint64_t ra_retained_memory_bytes(void);
+/// How many freed blocks are kept mapped (past the limit, kept blocks give back pages, not
+/// their mappings).
+uint32_t ra_retained_memory_blocks(void);
 void ra_set_retained_memory_limit(uint64_t bytes);
 
 // MARK: - Benchmark comparator
