@@ -57,8 +57,8 @@ static inline bool ra_grow(void *_Nullable *_Nonnull p, uint32_t *cap, uint32_t 
 }
 
 typedef struct ra_symbol {
-    uint32_t offset;   // into sym_bytes; RA_SYM_DERIVED set: the symbol's text is derived (below)
-    uint32_t hash;     // of the text, derived or not
+    uint32_t offset;   // into sym_bytes; with RA_SYM_DERIVED, the prefix symbol of a derived one (below)
+    uint32_t hash;     // of the text; for a derived symbol, its index (its hash is computed when needed)
     uint32_t record;   // record index + 1; 0 = none
 } ra_symbol;
 
@@ -88,8 +88,9 @@ static inline const uint8_t *ra_len_get(const uint8_t *p, uint32_t *len) {
 }
 
 // A list item's client ID, "<prefix>:<index>" (the prefix being "client:<parent>:<storage key>"),
-// is not stored as text: its bytes hold {u32 prefix symbol, u32 index}, 8 bytes instead of the
-// ~50 of the text, which is written out only when asked for (ra_sym_write).
+// is not stored as text: its entry holds the prefix symbol and the index, no bytes instead of the
+// ~50 of the text, which is written out only when asked for (ra_sym_write). Its hash, which the
+// entry has no room for, is the text's, computed from the prefix's text (ra_derivation).
 #define RA_SYM_DERIVED 0x80000000u
 #define RA_MAX_SYM_BYTES (RA_SYM_DERIVED - 1)  // symbol bytes of one source
 
@@ -248,9 +249,8 @@ static inline const char *ra_sym_ptr(const ra_source *s, uint32_t sym) {
 static inline bool ra_sym_derived(const ra_source *s, uint32_t sym) { return s->syms[sym].offset & RA_SYM_DERIVED; }
 /// A derived symbol's prefix symbol and index.
 static inline void ra_sym_derivation(const ra_source *s, uint32_t sym, uint32_t *prefix, uint32_t *index) {
-    const uint8_t *p = s->sym_bytes.data + (s->syms[sym].offset & ~RA_SYM_DERIVED);
-    memcpy(prefix, p, 4);
-    memcpy(index, p + 4, 4);
+    *prefix = s->syms[sym].offset & ~RA_SYM_DERIVED;
+    *index = s->syms[sym].hash;
 }
 /// Writes the symbol's text (ra_sym_length bytes, no NUL) to `out`.
 void ra_sym_write(const ra_source *s, uint32_t sym, char *out);
@@ -289,6 +289,34 @@ static inline size_t ra_index_digits(char *out, uint64_t v) {
         w[-1] = (char)('0' + v);
     }
     return len;
+}
+
+/// The hash state of "<prefix>:", a derived symbol's text up to its index: kept while the prefix
+/// stays the same, so that each item's hash costs only its digits (a list's items share it).
+typedef struct ra_derivation {
+    uint32_t prefix;       // its symbol (0: none yet)
+    size_t len;            // the prefix's length and the ':'
+    uint64_t state;        // hash state after the whole 8-byte words of "<prefix>:"
+    uint64_t rest;         // its bytes after those words (fewer than 8), as one word
+} ra_derivation;
+/// Sets `d` up for `prefix` (a text symbol of `s`).
+void ra_derivation_start(const ra_source *s, ra_derivation *d, uint32_t prefix);
+/// The hash of "<prefix>:<index>"; `*len` gets that text's length.
+static inline uint32_t ra_derivation_hash(const ra_derivation *d, uint64_t index, uint32_t *len) {
+    char tail[32];
+    size_t rest = d->len % 8;
+    memcpy(tail, &d->rest, 8);  // the prefix's last bytes; the digits go after them
+    size_t nd = ra_index_digits(tail + rest, index);
+    *len = (uint32_t)(d->len + nd);
+    return ra_hash_continue(d->state, tail, rest + nd, d->len + nd);
+}
+/// The hash of symbol `sym`'s text; `*d` caches a derivation's prefix between calls.
+static inline uint32_t ra_sym_hash(const ra_source *s, uint32_t sym, ra_derivation *d) {
+    if (!ra_sym_derived(s, sym)) return s->syms[sym].hash;
+    uint32_t prefix, index, len;
+    ra_sym_derivation(s, sym, &prefix, &index);
+    if (d->prefix != prefix) ra_derivation_start(s, d, prefix);
+    return ra_derivation_hash(d, index, &len);
 }
 
 /// The length of a symbol's text, derived or not.

@@ -588,13 +588,10 @@ static int write_type_record(ra_normalizer *n, const char *type, size_t tlen, ui
 // Resolves pending records above `mark` (parents after children, so walk backwards), commits
 // them in order, and drops them.
 // The client IDs of one list's items, "client:<parent>:<storage key>:<index>", share all but
-// the index: the prefix is built (in n->scratch) and hashed over its full words once.
+// the index: the prefix is interned and its hash state kept (ra_derivation) once per list.
 typedef struct cid_prefix {
     uint32_t parent, key;
-    uint32_t sym;          // the prefix's symbol ("client:<parent>:<storage key>")
-    size_t len;            // prefix bytes in n->scratch, the trailing ':' included
-    uint64_t state;        // hash state after the prefix's full 8-byte words
-    uint64_t rest;         // the prefix's bytes after those words (fewer than 8), as one word
+    ra_derivation d;       // of the prefix's symbol ("client:<parent>:<storage key>")
 } cid_prefix;
 
 static bool cid_prefix_build(ra_normalizer *n, cid_prefix *cp, uint32_t parent, uint32_t storage_key);
@@ -604,39 +601,25 @@ static inline bool cid_prefix_set(ra_normalizer *n, cid_prefix *cp, uint32_t par
 
 static bool cid_prefix_build(ra_normalizer *n, cid_prefix *cp, uint32_t parent, uint32_t storage_key) {
     ra_buf *b = &n->scratch;
-    b->len = 0;
     if (!ra_buf_reserve(b, client_id_room(n, parent, storage_key))) return false;
     size_t len = client_prefix(n, (char *)b->data, parent, storage_key);
     uint32_t sym = ra_intern(n->delta, (const char *)b->data, len);
     if (!sym) return false;
-    b->data[len++] = ':';
-    b->len = len;
-    *cp = (cid_prefix){.parent = parent, .key = storage_key, .sym = sym, .len = len,
-                       .state = ra_hash_words(RA_HASH_SEED, b->data, len / 8),
-                       .rest = ra_tail_word(b->data, len, len % 8)};
+    cp->parent = parent;
+    cp->key = storage_key;
+    ra_derivation_start(n->delta, &cp->d, sym);
     return true;
-}
-
-// The hash of the item's client ID; `*len` gets its text's length.
-static inline uint32_t cid_hash(const cid_prefix *cp, uint64_t index, uint32_t *len) {
-    char tail[32];
-    size_t rest = cp->len % 8;
-    memcpy(tail, &cp->rest, 8);  // the prefix's last bytes; the digits go after them
-    size_t nd = ra_index_digits(tail + rest, index);
-    *len = (uint32_t)(cp->len + nd);
-    return ra_hash_continue(cp->state, tail, rest + nd, cp->len + nd);
 }
 
 // The item's client ID, a derived symbol: the prefix's symbol and the index, no text.
 static uint32_t cid_intern(ra_normalizer *n, const cid_prefix *cp, uint32_t index, uint32_t len, uint32_t hash) {
-    return ra_intern_derived(n->delta, cp->sym, index, len, hash);
+    return ra_intern_derived(n->delta, cp->d.prefix, index, len, hash);
 }
 
 static uint32_t list_item_client_id(ra_normalizer *n, uint32_t parent, uint32_t storage_key, uint32_t index) {
-    // Its own prefix: n->scratch may hold the one settle_pending is using, which it rebuilds.
     cid_prefix cp;
     if (!cid_prefix_build(n, &cp, parent, storage_key)) return 0;
-    uint32_t len, hash = cid_hash(&cp, index, &len);
+    uint32_t len, hash = ra_derivation_hash(&cp.d, index, &len);
     return cid_intern(n, &cp, index, len, hash);
 }
 
@@ -653,7 +636,7 @@ static int settle_pending(ra_normalizer *n, uint32_t mark, uint32_t frame_depth,
             if ((q->parent & RA_ITEM_PEND) && q->index >= 0 && q->index <= UINT32_MAX &&
                 !(parent_known && previous_link(n, frame_sym, q->storage_key, q->index))) {
                 if (!cid_prefix_set(n, &cp, frame_sym, q->storage_key)) return oom(n);
-                q->hash = cid_hash(&cp, (uint64_t)q->index, &q->cid_len);
+                q->hash = ra_derivation_hash(&cp.d, (uint64_t)q->index, &q->cid_len);
                 q->hashed = true;
                 ra_prefetch_slot(n->delta, q->hash);
             }
@@ -666,7 +649,6 @@ static int settle_pending(ra_normalizer *n, uint32_t mark, uint32_t frame_depth,
             p->resolved = cid_intern(n, &cp, (uint32_t)p->index, p->cid_len, p->hash);
         } else {
             p->resolved = client_id(n, parent, p->storage_key, p->index);
-            cp = (cid_prefix){.parent = 0, .key = RA_NONE};  // client_id may have used n->scratch
         }
         if (!p->resolved) return oom(n);
     }

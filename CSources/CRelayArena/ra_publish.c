@@ -207,9 +207,10 @@ typedef struct change {
 // already), judged without the index. A text against a derivation of the same text says no: the
 // lookup that follows finds it.
 static inline bool same_symbol(const ra_source *st, uint32_t ss, const ra_source *d, uint32_t ds, const uint32_t *tr) {
-    const ra_symbol *a = &st->syms[ss], *b = &d->syms[ds];
-    if (a->hash != b->hash || ra_sym_derived(st, ss) != ra_sym_derived(d, ds)) return false;
-    if (!ra_sym_derived(d, ds)) {
+    bool derived = ra_sym_derived(d, ds);
+    if (ra_sym_derived(st, ss) != derived) return false;
+    if (!derived) {
+        if (st->syms[ss].hash != d->syms[ds].hash) return false;
         uint32_t la, lb;
         const char *ta = ra_sym_text(st, ss, &la), *tb = ra_sym_text(d, ds, &lb);
         return la == lb && ra_bytes_equal(ta, tb, lb);
@@ -218,6 +219,22 @@ static inline bool same_symbol(const ra_source *st, uint32_t ss, const ra_source
     ra_sym_derivation(st, ss, &sp, &sx);
     ra_sym_derivation(d, ds, &dp, &dx);
     return sx == dx && dp < ds && sp == tr[dp];
+}
+
+// Delta symbols' hashes on publish's lookup path, each computed once (a derived symbol's from its
+// prefix's hash state and its digits) and kept while it is prefetched ahead and then looked up.
+typedef struct hash_ring {
+    uint32_t sym[32], hash[32];
+    ra_derivation d;
+} hash_ring;
+
+static inline uint32_t ring_hash(hash_ring *r, const ra_source *d, uint32_t sym) {
+    uint32_t i = sym & 31;
+    if (r->sym[i] != sym) {
+        r->sym[i] = sym;
+        r->hash[i] = ra_sym_hash(d, sym, &r->d);
+    }
+    return r->hash[i];
 }
 
 ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
@@ -232,22 +249,23 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
     // store's symbols are read front to back and its index not at all. Otherwise the index and
     // symbol entries are probed at random, each lookup's lines requested 16 and 8 symbols ahead.
     uint32_t last = 0;
+    hash_ring ring = {.sym = {0}, .d = {.prefix = 0}};
     for (uint32_t sym = 1; sym < d->nsyms; sym++) {
         if (last + 1 < st->nsyms && same_symbol(st, last + 1, d, sym, tr)) {
             tr[sym] = ++last;
             continue;
         }
-        if (sym + 16 < d->nsyms) ra_prefetch_slot(st, d->syms[sym + 16].hash);
-        if (sym + 8 < d->nsyms) ra_prefetch_entry(st, d->syms[sym + 8].hash);
-        const ra_symbol *e = &d->syms[sym];
+        if (sym + 16 < d->nsyms) ra_prefetch_slot(st, ring_hash(&ring, d, sym + 16));
+        if (sym + 8 < d->nsyms) ra_prefetch_entry(st, ring_hash(&ring, d, sym + 8));
+        uint32_t hash = ring_hash(&ring, d, sym);
         if (ra_sym_derived(d, sym)) {
             uint32_t prefix, index;
             ra_sym_derivation(d, sym, &prefix, &index);  // the prefix came first: tr[prefix] is set
-            tr[sym] = prefix < sym ? ra_intern_derived(st, tr[prefix], index, ra_sym_length(d, sym), e->hash) : 0;
+            tr[sym] = prefix < sym ? ra_intern_derived(st, tr[prefix], index, ra_sym_length(d, sym), hash) : 0;
         } else {
             uint32_t len;
             const char *text = ra_sym_text(d, sym, &len);
-            tr[sym] = ra_intern_hashed(st, text, len, e->hash);
+            tr[sym] = ra_intern_hashed(st, text, len, hash);
         }
         if (!tr[sym]) goto oom;
         last = tr[sym];

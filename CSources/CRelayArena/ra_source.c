@@ -143,8 +143,9 @@ static inline __attribute__((always_inline)) uint32_t find(const ra_source *s, u
         }
         if ((slot & RA_SLOT_TAG) != tag) continue;
         uint32_t sym = slot & RA_SLOT_SYM;
-        const ra_symbol *e = &s->syms[sym];
-        if (e->hash == hash && sym_matches(s, sym, text, len, prefix, index)) return sym;
+        // (A derived symbol's entry holds its index where a text's holds its hash.)
+        if ((ra_sym_derived(s, sym) || s->syms[sym].hash == hash) && sym_matches(s, sym, text, len, prefix, index))
+            return sym;
     }
 }
 
@@ -183,7 +184,8 @@ static bool ra_index_grow(ra_source *s, uint64_t want) {
     uint32_t *idx = ra_calloc((size_t)cap, sizeof *idx);
     if (!idx) return false;
     uint32_t mask = (uint32_t)cap - 1;
-    for (uint32_t sym = 1; sym < s->nsyms; sym++) index_put(idx, mask, sym, s->syms[sym].hash);
+    ra_derivation d = {.prefix = 0};
+    for (uint32_t sym = 1; sym < s->nsyms; sym++) index_put(idx, mask, sym, ra_sym_hash(s, sym, &d));
     ra_dealloc(s->index);
     s->index = idx;
     s->index_cap = (uint32_t)cap;
@@ -208,10 +210,10 @@ uint32_t ra_intern(ra_source *s, const char *text, size_t len) {
     return ra_intern_hashed(s, text, len, ra_hash(text, len));
 }
 
-// A symbol entry (and its index slot) for bytes already in sym_bytes at `offset` (flags
-// included). `empty`: where find's probe for it ended (taken unless the index must grow first).
-// Changes nothing when it fails.
-static inline uint32_t register_symbol(ra_source *s, uint32_t offset, uint32_t hash, uint32_t empty) {
+// A symbol entry {offset, word} (a text's offset and hash, or a derivation's prefix and index)
+// and its index slot for `hash`. `empty`: where find's probe for it ended (taken unless the index
+// must grow first). Changes nothing when it fails.
+static inline uint32_t register_symbol(ra_source *s, uint32_t offset, uint32_t word, uint32_t hash, uint32_t empty) {
     if (s->nsyms >= RA_MAX_SYMBOLS) return 0;
     if ((uint64_t)(s->nsyms + 1) * 2 > s->index_cap) {
         if (!ra_index_grow(s, (uint64_t)s->nsyms + 1)) return 0;
@@ -219,21 +221,21 @@ static inline uint32_t register_symbol(ra_source *s, uint32_t offset, uint32_t h
     }
     if (!ra_grow((void **)&s->syms, &s->capsyms, s->nsyms + 1, sizeof(ra_symbol))) return 0;
     uint32_t sym = s->nsyms++;
-    s->syms[sym] = (ra_symbol){.offset = offset, .hash = hash, .record = 0};
+    s->syms[sym] = (ra_symbol){.offset = offset, .hash = word, .record = 0};
     if (empty != UINT32_MAX) s->index[empty] = sym | (hash & RA_SLOT_TAG);
     else index_put(s->index, s->index_cap - 1, sym, hash);
     return sym;
 }
 
-// Registers a symbol whose `bytes` bytes are already at the end of sym_bytes: a text after its
-// length, or with `derived`, a derivation.
-static inline uint32_t add_entry(ra_source *s, size_t bytes, uint32_t hash, bool derived, uint32_t empty) {
+// Registers a text whose `bytes` bytes (its length, then the text) are already at the end of
+// sym_bytes.
+static inline uint32_t add_entry(ra_source *s, size_t bytes, uint32_t hash, uint32_t empty) {
     if (s->sym_bytes.len + bytes >= RA_MAX_SYM_BYTES) {
         s->names_full = true;
         return 0;
     }
     uint32_t off = (uint32_t)s->sym_bytes.len;
-    uint32_t sym = register_symbol(s, off | (derived ? RA_SYM_DERIVED : 0), hash, empty);
+    uint32_t sym = register_symbol(s, off, hash, hash, empty);
     if (!sym) return 0;
     s->sym_bytes.len += bytes;
     return sym;
@@ -257,7 +259,7 @@ bool ra_sym_place(ra_source *s, const char *text, size_t len, uint32_t *offset) 
 uint32_t ra_intern_placed(ra_source *s, uint32_t offset, size_t len, uint32_t hash) {
     size_t head = ra_len_size(len);
     uint32_t empty, found = find(s, hash, len, (const char *)s->sym_bytes.data + offset + head, 0, 0, &empty);
-    if (!found) return register_symbol(s, offset, hash, empty);
+    if (!found) return register_symbol(s, offset, hash, hash, empty);
     // Interned already: the copy goes back when nothing was placed after it.
     if ((size_t)offset + head + len == s->sym_bytes.len) s->sym_bytes.len = offset;
     return found;
@@ -270,19 +272,33 @@ static uint32_t add_symbol(ra_source *s, size_t len, uint32_t hash, uint32_t emp
     size_t head = ra_len_size(len);
     if (head == 1) memmove(p + 1, p + 5, len);
     ra_len_put(p, (uint32_t)len);
-    return add_entry(s, head + len, hash, false, empty);
+    return add_entry(s, head + len, hash, empty);
 }
 
 uint32_t ra_intern_derived(ra_source *s, uint32_t prefix, uint32_t index, size_t len, uint32_t hash) {
     if (!prefix || prefix >= s->nsyms || ra_sym_derived(s, prefix)) return 0;  // prefixes are text
     // Found as a derivation, or as the same text interned as text (from a store file, say).
     uint32_t empty, found = find(s, hash, len, NULL, prefix, index, &empty);
-    if (found) return found;
-    if (!ra_buf_reserve(&s->sym_bytes, 8)) return 0;
-    uint8_t *w = s->sym_bytes.data + s->sym_bytes.len;
-    memcpy(w, &prefix, 4);
-    memcpy(w + 4, &index, 4);
-    return add_entry(s, 8, hash, true, empty);
+    return found ? found : register_symbol(s, prefix | RA_SYM_DERIVED, index, hash, empty);
+}
+
+void ra_derivation_start(const ra_source *s, ra_derivation *d, uint32_t prefix) {
+    uint32_t pl;
+    const char *t = ra_sym_text(s, prefix, &pl);
+    size_t len = (size_t)pl + 1, words = len / 8;
+    // The whole words of "<prefix>:" that lie in the prefix's text are hashed where they are; the
+    // rest (1 to 15 bytes, the ':' last) goes through `last`.
+    size_t direct = words * 8 <= pl ? words : words - 1, r = len - direct * 8;
+    uint8_t last[16];
+    uint64_t h = ra_hash_words(RA_HASH_SEED, t, direct);
+    memcpy(last, t + direct * 8, r - 1);
+    last[r - 1] = ':';
+    if (r >= 8) {
+        h = ra_hash_words(h, last, 1);
+        r -= 8;
+        memmove(last, last + 8, r);
+    }
+    *d = (ra_derivation){.prefix = prefix, .len = len, .state = h, .rest = ra_key_prefix(last, r)};
 }
 
 uint32_t ra_intern_hashed(ra_source *s, const char *text, size_t len, uint32_t hash) {
@@ -294,7 +310,7 @@ uint32_t ra_intern_hashed(ra_source *s, const char *text, size_t len, uint32_t h
     uint8_t *p = s->sym_bytes.data + s->sym_bytes.len;
     ra_len_put(p, (uint32_t)len);
     if (len) memcpy(p + head, text, len);
-    return add_entry(s, head + len, hash, false, empty);
+    return add_entry(s, head + len, hash, empty);
 }
 
 char *_Nullable ra_sym_tail(ra_source *s, size_t len) {
