@@ -124,7 +124,7 @@ struct ra_source {
     ra_symbol *syms;         // syms[0] unused
     uint32_t nsyms, capsyms;
     uint32_t *index;         // open addressing over symbol ids
-    uint32_t index_cap;      // power of two
+    uint32_t index_cap;      // slots (any number: see ra_slot_home)
     ra_record *recs;
     uint32_t nrecs, caprecs;
     uint64_t *slots;         // field slots (ra_slot_pack)
@@ -200,19 +200,23 @@ static inline uint32_t ra_hash_continue(uint64_t h, const void *p, size_t n, siz
 }
 uint32_t ra_hash(const void *p, size_t n);
 
-// Index slots (ra_source.c): the symbol in the low 28 bits, the top 4 bits of its hash above.
+// Index slots (ra_source.c): the symbol in the low 28 bits, the lowest 4 bits of its hash above
+// (its highest bits choose the slot). The index is sized to its symbols, not to a power of two:
+// a probe starts at the hash scaled to the index's length.
 #define RA_SLOT_SYM 0x0FFFFFFFu
 #define RA_SLOT_TAG 0xF0000000u
+static inline uint32_t ra_slot_tag(uint32_t hash) { return hash << 28; }
+static inline uint32_t ra_slot_home(uint32_t hash, uint32_t cap) { return (uint32_t)(((uint64_t)hash * cap) >> 32); }
 
 // Lookups pipeline their cache misses: a lookup's index slot is prefetched some iterations (or
 // members) ahead, then, in bulk lookups (publish), the symbol entry it names once that line is in.
 static inline void ra_prefetch_slot(const ra_source *s, uint32_t hash) {
-    if (s->index_cap) __builtin_prefetch(&s->index[hash & (s->index_cap - 1)]);
+    if (s->index_cap) __builtin_prefetch(&s->index[ra_slot_home(hash, s->index_cap)]);
 }
 static inline void ra_prefetch_entry(const ra_source *s, uint32_t hash) {
     if (!s->index_cap) return;
-    uint32_t slot = s->index[hash & (s->index_cap - 1)];
-    if (slot && (slot & RA_SLOT_TAG) == (hash & RA_SLOT_TAG)) __builtin_prefetch(&s->syms[slot & RA_SLOT_SYM]);
+    uint32_t slot = s->index[ra_slot_home(hash, s->index_cap)];
+    if (slot && (slot & RA_SLOT_TAG) == ra_slot_tag(hash)) __builtin_prefetch(&s->syms[slot & RA_SLOT_SYM]);
 }
 /// Interns `text`; returns the symbol (>0) or 0 when out of memory / past the limit.
 uint32_t ra_intern(ra_source *s, const char *text, size_t len);

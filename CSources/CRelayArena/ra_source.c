@@ -134,8 +134,8 @@ static inline __attribute__((always_inline)) uint32_t find(const ra_source *s, u
                                                            uint32_t index, uint32_t *empty) {
     *empty = UINT32_MAX;
     if (!s->index_cap) return 0;
-    uint32_t mask = s->index_cap - 1, tag = hash & RA_SLOT_TAG;
-    for (uint32_t i = hash & mask;; i = (i + 1) & mask) {
+    uint32_t cap = s->index_cap, tag = ra_slot_tag(hash);
+    for (uint32_t i = ra_slot_home(hash, cap);; i = i + 1 == cap ? 0 : i + 1) {
         uint32_t slot = s->index[i];
         if (!slot) {
             *empty = i;
@@ -169,23 +169,25 @@ void ra_sym_write(const ra_source *s, uint32_t sym, char *out) {
     ra_index_digits(out + pl + 1, index);
 }
 
-static inline void index_put(uint32_t *idx, uint32_t mask, uint32_t sym, uint32_t hash) {
-    uint32_t i = hash & mask;
-    while (idx[i]) i = (i + 1) & mask;
-    idx[i] = sym | (hash & RA_SLOT_TAG);
+static inline void index_put(uint32_t *idx, uint32_t cap, uint32_t sym, uint32_t hash) {
+    uint32_t i = ra_slot_home(hash, cap);
+    while (idx[i]) i = i + 1 == cap ? 0 : i + 1;
+    idx[i] = sym | ra_slot_tag(hash);
 }
 
-// Grows the index to hold `want` symbols at a load of at most 1/2.
+// Gives the index room for `want` symbols at a load of 2/3 (it grows again past 3/4, see
+// register_symbol), and at least twice its old room, so that growth one symbol at a time stays
+// amortized. A payload's size hint sizes it once (ra_source_reserve).
 static bool ra_index_grow(ra_source *s, uint64_t want) {
-    uint64_t cap = s->index_cap ? s->index_cap : 256;
-    while (cap < want * 2) cap *= 2;
-    if (cap == s->index_cap) return true;
+    uint64_t cap = want * 3 / 2 + 1;
+    if (cap <= s->index_cap) return true;
+    if (cap < 2 * (uint64_t)s->index_cap) cap = 2 * (uint64_t)s->index_cap;
+    if (cap < 256) cap = 256;
     if (cap > (1u << 31)) return false;
     uint32_t *idx = ra_calloc((size_t)cap, sizeof *idx);
     if (!idx) return false;
-    uint32_t mask = (uint32_t)cap - 1;
     ra_derivation d = {.prefix = 0};
-    for (uint32_t sym = 1; sym < s->nsyms; sym++) index_put(idx, mask, sym, ra_sym_hash(s, sym, &d));
+    for (uint32_t sym = 1; sym < s->nsyms; sym++) index_put(idx, (uint32_t)cap, sym, ra_sym_hash(s, sym, &d));
     ra_dealloc(s->index);
     s->index = idx;
     s->index_cap = (uint32_t)cap;
@@ -215,15 +217,15 @@ uint32_t ra_intern(ra_source *s, const char *text, size_t len) {
 // must grow first). Changes nothing when it fails.
 static inline uint32_t register_symbol(ra_source *s, uint32_t offset, uint32_t word, uint32_t hash, uint32_t empty) {
     if (s->nsyms >= RA_MAX_SYMBOLS) return 0;
-    if ((uint64_t)(s->nsyms + 1) * 2 > s->index_cap) {
+    if ((uint64_t)(s->nsyms + 1) * 4 > (uint64_t)s->index_cap * 3) {
         if (!ra_index_grow(s, (uint64_t)s->nsyms + 1)) return 0;
         empty = UINT32_MAX;
     }
     if (!ra_grow((void **)&s->syms, &s->capsyms, s->nsyms + 1, sizeof(ra_symbol))) return 0;
     uint32_t sym = s->nsyms++;
     s->syms[sym] = (ra_symbol){.offset = offset, .hash = word, .record = 0};
-    if (empty != UINT32_MAX) s->index[empty] = sym | (hash & RA_SLOT_TAG);
-    else index_put(s->index, s->index_cap - 1, sym, hash);
+    if (empty != UINT32_MAX) s->index[empty] = sym | ra_slot_tag(hash);
+    else index_put(s->index, s->index_cap, sym, hash);
     return sym;
 }
 
