@@ -12,7 +12,7 @@
 
 #pragma clang assume_nonnull begin
 
-#define RA_HEAP_ALIGN 4u
+#define RA_STAGE_ALIGN 4u  // staged values' slots (ra_buf_slot)
 #define RA_MAX_SYMBOLS 0x0FFFFFF0u  // index slots keep 28 bits of symbol (ra_source.c)
 #define RA_MAX_FIELDS_PER_RECORD 0xFFFFu
 
@@ -245,11 +245,6 @@ bool ra_source_reserve(ra_source *s, uint32_t syms, size_t sym_bytes, uint32_t r
 static inline const char *ra_sym_text(const ra_source *s, uint32_t sym, uint32_t *len) {
     return (const char *)ra_len_get(s->sym_bytes.data + s->syms[sym].offset, len);
 }
-/// The text of a symbol that is not derived.
-static inline const char *ra_sym_ptr(const ra_source *s, uint32_t sym) {
-    uint32_t len;
-    return ra_sym_text(s, sym, &len);
-}
 static inline bool ra_sym_derived(const ra_source *s, uint32_t sym) { return s->syms[sym].offset & RA_SYM_DERIVED; }
 /// A derived symbol's prefix symbol and index.
 static inline void ra_sym_derivation(const ra_source *s, uint32_t sym, uint32_t *prefix, uint32_t *index) {
@@ -403,7 +398,7 @@ static inline __attribute__((always_inline)) void ra_copy_short(void *dst, const
 
 /// Appends a 4-byte aligned {u32 len, len bytes} slot to `b` (the layout of staged values); returns a pointer to the bytes, NULL on OOM. `*off` is the slot's offset.
 static inline __attribute__((always_inline)) uint8_t *_Nullable ra_buf_slot(ra_buf *b, uint32_t len, uint64_t *off) {
-    size_t pad = (size_t)(0 - b->len) & (RA_HEAP_ALIGN - 1);
+    size_t pad = (size_t)(0 - b->len) & (RA_STAGE_ALIGN - 1);
     if (!ra_buf_reserve(b, pad + 4 + (size_t)len)) return NULL;
     uint8_t *p = b->data + b->len;
     memset(p, 0, 4);  // the padding (at most 3 bytes, the rest is overwritten by the length)

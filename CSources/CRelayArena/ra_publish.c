@@ -189,8 +189,14 @@ static size_t heap_need(const ra_source *d, uint64_t dv) {
     switch (ra_value_tag(dv)) {
     case RA_TAG_NUMBER:
     case RA_TAG_STRING:
-    case RA_TAG_JSON: return 5 + ra_source_value_bytes(d, dv).len;
-    case RA_TAG_REFS: return 5 + 4 * (size_t)ra_source_refs_count(d, dv);
+    case RA_TAG_JSON: {
+        size_t len = ra_source_value_bytes(d, dv).len;
+        return ra_len_size(len) + len;
+    }
+    case RA_TAG_REFS: {
+        size_t len = 4 * (size_t)ra_source_refs_count(d, dv);
+        return ra_len_size(len) + len;
+    }
     default: return 0;
     }
 }
