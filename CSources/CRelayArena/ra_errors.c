@@ -125,7 +125,8 @@ static bool cond_holds_in_delta(ra_normalizer *n, uint32_t rec, const ra_plan_se
     const ra_source *d = n->delta;
     uint32_t type = d->recs[rec].type;
     uint32_t tlen = 0;
-    const char *tname = type ? ra_sym_text(d, type, &tlen) : "";
+    const char *tname = type ? ra_sym_text_any(d, type, &tlen) : "";  // (a type may have a derived shape)
+    if (!tname) tname = "";
     for (uint32_t c = s->cond_first; c < s->cond_first + s->cond_count; c++) {
         const ra_plan_cond *cond = &n->plan->conds[c];
         if (cond->kind == RA_COND_TYPE_IS) {

@@ -208,7 +208,8 @@ static int end(importer *im, bool map) {
     if (d == 2) {
         if (!im->src->recs[im->rec].type) {
             uint32_t len;
-            const char *id = ra_sym_text(im->src, im->id_sym, &len);
+            const char *id = ra_sym_text_any(im->src, im->id_sym, &len);
+            if (!id) return ioom(im);
             return ifail(im, "record `%.*s` has no `__typename`", (int)(len > 200 ? 200 : len), id);
         }
         im->rec = -1;

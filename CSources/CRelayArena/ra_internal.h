@@ -89,9 +89,20 @@ static inline const uint8_t *ra_len_get(const uint8_t *p, uint32_t *len) {
 
 // A list item's client ID, "<prefix>:<index>" (the prefix being "client:<parent>:<storage key>"),
 // is not stored as text: its entry holds the prefix symbol and the index, no bytes instead of the
-// ~50 of the text, which is written out only when asked for (ra_sym_write). Its hash, which the
-// entry has no room for, is the text's, computed from the prefix's text (ra_derivation).
+// ~50 of the text, which is written out only when asked for (ra_sym_write). Nor is it in the
+// index: the prefix's derivation table holds it at its index (ra_dtable), so a list's items are
+// found and added front to back with no hashing and no random probe. Which texts are derived is
+// decided by the text alone (ra_derived_shape), so every text has one symbol however it arrives.
 #define RA_SYM_DERIVED 0x80000000u
+
+/// A prefix's derived symbols by index: `cap` slots from `start` in the source's `dslots` (0: no
+/// symbol). An index too far past the others to be given a slot (a sparse one, from a store file
+/// say) is kept in the index instead, hashed by its text, and counted in `overflow`.
+typedef struct ra_dtable {
+    uint32_t prefix;    // its prefix symbol; 0: an empty map slot
+    uint32_t start, cap, count;
+    uint32_t overflow;  // its symbols in the index
+} ra_dtable;
 #define RA_MAX_SYM_BYTES (RA_SYM_DERIVED - 1)  // symbol bytes of one source
 
 typedef struct ra_record {
@@ -123,8 +134,13 @@ struct ra_source {
     ra_buf sym_bytes;
     ra_symbol *syms;         // syms[0] unused
     uint32_t nsyms, capsyms;
-    uint32_t *index;         // open addressing over symbol ids
+    uint32_t *index;         // open addressing over symbol ids: texts, and overflowed derivations
     uint32_t index_cap;      // slots (any number: see ra_slot_home)
+    uint32_t nindexed;       // symbols in the index
+    ra_dtable *dtabs;        // derivation tables by prefix symbol (open addressing, power of two)
+    uint32_t ndtabs, dtab_cap;
+    uint32_t *dslots;        // the derivation tables' slots
+    uint32_t ndslots, capdslots;
     ra_record *recs;
     uint32_t nrecs, caprecs;
     uint64_t *slots;         // field slots (ra_slot_pack)
@@ -238,9 +254,11 @@ char *_Nullable ra_sym_tail(ra_source *s, size_t len);
 /// Interns the `len` bytes written at ra_sym_tail (at most the length reserved there).
 uint32_t ra_intern_tail(ra_source *s, size_t len);
 uint32_t ra_intern_tail_hashed(ra_source *s, size_t len, uint32_t hash);
-/// Room for that many more symbols (and their bytes), records, field slots and heap bytes, so a
-/// payload of known size grows its arrays once. false on OOM / past the limits.
-bool ra_source_reserve(ra_source *s, uint32_t syms, size_t sym_bytes, uint32_t recs, uint32_t fields, size_t heap);
+/// Room for that many more symbols (`indexed` of them texts, the rest derived) and their bytes,
+/// records, field slots and heap bytes, so a payload of known size grows its arrays once. false
+/// on OOM / past the limits.
+bool ra_source_reserve(ra_source *s, uint32_t syms, uint32_t indexed, size_t sym_bytes, uint32_t recs, uint32_t fields,
+                       size_t heap);
 /// The text of a symbol that is not derived; `*len` gets its length.
 static inline const char *ra_sym_text(const ra_source *s, uint32_t sym, uint32_t *len) {
     return (const char *)ra_len_get(s->sym_bytes.data + s->syms[sym].offset, len);
@@ -253,9 +271,20 @@ static inline void ra_sym_derivation(const ra_source *s, uint32_t sym, uint32_t 
 }
 /// Writes the symbol's text (ra_sym_length bytes, no NUL) to `out`.
 void ra_sym_write(const ra_source *s, uint32_t sym, char *out);
-/// Interns "<text of prefix>:<index>" as a derived symbol (`len` and `hash` are the full text's).
+/// Interns "<text of prefix>:<index>": a derived symbol when the prefix can be one (a text
+/// starting "client:" and not ending like an index, see ra_derived_shape), else as text.
 /// 0 on OOM / past the limits.
-uint32_t ra_intern_derived(ra_source *s, uint32_t prefix, uint32_t index, size_t len, uint32_t hash);
+uint32_t ra_intern_derived(ra_source *s, uint32_t prefix, uint32_t index);
+/// Whether `text` is a derived symbol's: "client:…" ending in ':' and a decimal index (no leading
+/// zero, at most UINT32_MAX), its prefix not ending so itself. `*prefix_len` and `*index` get the
+/// parts. Texts of this shape are never interned as text, so a text has one symbol.
+bool ra_derived_shape(const char *text, size_t len, size_t *prefix_len, uint32_t *index);
+/// The text of any symbol, derived ones written out once (ra_source_symbol_text); NULL on OOM.
+static inline const char *_Nullable ra_sym_text_any(const ra_source *s, uint32_t sym, uint32_t *len) {
+    ra_bytes_ref r = ra_source_symbol_text(s, sym);
+    *len = (uint32_t)r.len;
+    return (const char *)r.ptr;
+}
 
 /// The number of decimal digits of `v`: the bit length gives log10 to within one (1233/4096 is
 /// just above log10 2), one table compare settles it.

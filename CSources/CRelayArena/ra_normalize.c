@@ -588,68 +588,37 @@ static int write_type_record(ra_normalizer *n, const char *type, size_t tlen, ui
 // Resolves pending records above `mark` (parents after children, so walk backwards), commits
 // them in order, and drops them.
 // The client IDs of one list's items, "client:<parent>:<storage key>:<index>", share all but
-// the index: the prefix is interned and its hash state kept (ra_derivation) once per list.
-typedef struct cid_prefix {
-    uint32_t parent, key;
-    ra_derivation d;       // of the prefix's symbol ("client:<parent>:<storage key>")
-} cid_prefix;
-
-static bool cid_prefix_build(ra_normalizer *n, cid_prefix *cp, uint32_t parent, uint32_t storage_key);
-static inline bool cid_prefix_set(ra_normalizer *n, cid_prefix *cp, uint32_t parent, uint32_t storage_key) {
-    return (cp->parent == parent && cp->key == storage_key) || cid_prefix_build(n, cp, parent, storage_key);
-}
-
-static bool cid_prefix_build(ra_normalizer *n, cid_prefix *cp, uint32_t parent, uint32_t storage_key) {
-    ra_buf *b = &n->scratch;
-    if (!ra_buf_reserve(b, client_id_room(n, parent, storage_key))) return false;
-    size_t len = client_prefix(n, (char *)b->data, parent, storage_key);
-    uint32_t sym = ra_intern(n->delta, (const char *)b->data, len);
-    if (!sym) return false;
-    cp->parent = parent;
-    cp->key = storage_key;
-    ra_derivation_start(n->delta, &cp->d, sym);
-    return true;
-}
-
-// The item's client ID, a derived symbol: the prefix's symbol and the index, no text.
-static uint32_t cid_intern(ra_normalizer *n, const cid_prefix *cp, uint32_t index, uint32_t len, uint32_t hash) {
-    return ra_intern_derived(n->delta, cp->d.prefix, index, len, hash);
-}
-
+// the index: they are derived symbols of the prefix "client:<parent>:<storage key>", interned
+// once per list (the last prefix is kept).
 static uint32_t list_item_client_id(ra_normalizer *n, uint32_t parent, uint32_t storage_key, uint32_t index) {
-    cid_prefix cp;
-    if (!cid_prefix_build(n, &cp, parent, storage_key)) return 0;
-    uint32_t len, hash = ra_derivation_hash(&cp.d, index, &len);
-    return cid_intern(n, &cp, index, len, hash);
+    if (n->cid_parent != parent || n->cid_key != storage_key) {
+        ra_buf *b = &n->scratch;
+        if (!ra_buf_reserve(b, client_id_room(n, parent, storage_key))) return 0;
+        size_t len = client_prefix(n, (char *)b->data, parent, storage_key);
+        uint32_t sym = ra_intern(n->delta, (const char *)b->data, len);
+        if (!sym) return 0;
+        n->cid_parent = parent;
+        n->cid_key = storage_key;
+        n->cid_prefix = sym;
+    }
+    return ra_intern_derived(n->delta, n->cid_prefix, index);
 }
 
 static int settle_pending(ra_normalizer *n, uint32_t mark, uint32_t frame_depth, uint32_t frame_sym) {
-    // A list's parked items (an edge per element) resolve in a run of independent lookups: each
-    // item's index slot is prefetched AHEAD items before its own lookup.
-    enum { AHEAD = 8 };
-    cid_prefix cp = {.parent = 0, .key = RA_NONE};
-    // Only a parent already in the payload can link an earlier ID (relay's reuse of it).
-    bool parent_known = ra_source_record_for_symbol(n->delta, frame_sym) >= 0;
-    for (uint32_t i = n->npend; i-- > mark;) {
-        if (i >= mark + AHEAD) {
-            pend_rec *q = &n->pend[i - AHEAD];
-            if ((q->parent & RA_ITEM_PEND) && q->index >= 0 && q->index <= UINT32_MAX &&
-                !(parent_known && previous_link(n, frame_sym, q->storage_key, q->index))) {
-                if (!cid_prefix_set(n, &cp, frame_sym, q->storage_key)) return oom(n);
-                q->hash = ra_derivation_hash(&cp.d, (uint64_t)q->index, &q->cid_len);
-                q->hashed = true;
-                ra_prefetch_slot(n->delta, q->hash);
-            }
-        }
+    // The frame's own list items first, front to back (so their client IDs fill their prefix's
+    // table in order), then the records parked inside them from the back: a parked record's
+    // parent was parked after it, so it has its ID by then.
+    for (uint32_t i = mark; i < n->npend; i++) {
         pend_rec *p = &n->pend[i];
-        uint32_t parent = (p->parent & RA_ITEM_PEND) ? frame_sym : n->pend[p->parent].resolved;
-        if ((p->parent & RA_ITEM_PEND) && (p->parent & ~RA_ITEM_PEND) != frame_depth) return fail(n, RA_ERR_STATE, "pending record lost its parent");
-        if (p->hashed) {
-            if (!cid_prefix_set(n, &cp, parent, p->storage_key)) return oom(n);
-            p->resolved = cid_intern(n, &cp, (uint32_t)p->index, p->cid_len, p->hash);
-        } else {
-            p->resolved = client_id(n, parent, p->storage_key, p->index);
-        }
+        if (!(p->parent & RA_ITEM_PEND)) continue;
+        if ((p->parent & ~RA_ITEM_PEND) != frame_depth) return fail(n, RA_ERR_STATE, "pending record lost its parent");
+        p->resolved = client_id(n, frame_sym, p->storage_key, p->index);
+        if (!p->resolved) return oom(n);
+    }
+    for (uint32_t i = n->npend; i-- > mark;) {
+        pend_rec *p = &n->pend[i];
+        if (p->parent & RA_ITEM_PEND) continue;
+        p->resolved = client_id(n, n->pend[p->parent].resolved, p->storage_key, p->index);
         if (!p->resolved) return oom(n);
     }
     for (uint32_t i = mark; i < n->npend; i++) {
@@ -1295,7 +1264,7 @@ void ra_normalizer_expect(ra_normalizer *n, uint64_t total_bytes) {
     // slot per ~24 and about half its bytes again as heap and symbol text); past a guess the
     // arrays grow as usual. Failing to reserve is not an error here: growth will report it.
     uint64_t b = total_bytes;
-    (void)ra_source_reserve(n->delta, (uint32_t)(b / 64), (size_t)(b * 3 / 4), (uint32_t)(b / 48),
+    (void)ra_source_reserve(n->delta, (uint32_t)(b / 64), (uint32_t)(b / 100), (size_t)(b * 3 / 4), (uint32_t)(b / 48),
                             (uint32_t)(b / 16), (size_t)(b * 3 / 4));
     // List items waiting for their list's owner (a connection's edges, until the connection
     // closes): one per ~100 bytes. Sized once, these come back from the retained blocks on the

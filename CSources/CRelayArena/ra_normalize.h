@@ -52,7 +52,7 @@ typedef struct frame {
 } frame;
 
 // One per list item of an open connection (a million for a million-todo list): its members are
-// ordered so that it packs into 48 bytes with no padding but the tail.
+// ordered so that it packs into 40 bytes with no padding but the tail.
 typedef struct pend_rec {
     int64_t index;
     uint32_t field_first, field_count;
@@ -61,12 +61,10 @@ typedef struct pend_rec {
     uint32_t type_sym;     // creation type (delta symbol)
     uint32_t resolved;
     uint32_t rec;          // 1 + its record, committed unnamed (see name_record); 0: its fields are parked
-    uint32_t hash, cid_len;
     bool unique;           // its set's storage keys are distinct (see ra_set_info)
     bool plain;            // its fields go into a new record as they are (see commit)
-    bool hashed;           // `hash` and `cid_len` hold its client ID's (computed ahead, slot prefetched)
 } pend_rec;
-_Static_assert(sizeof(pend_rec) == 48, "pend_rec packs into 48 bytes");
+_Static_assert(sizeof(pend_rec) == 40, "pend_rec packs into 40 bytes");
 
 struct ra_normalizer {
     const ra_plan *plan;
@@ -98,6 +96,7 @@ struct ra_normalizer {
     ra_buf errors_json;    // the response's `errors` member, as received
     ra_buf scratch;
     uint32_t *plan_syms;   // plan string index -> delta symbol, 0 until first needed
+    uint32_t cid_parent, cid_key, cid_prefix;  // the last list's client-ID prefix: its parent, storage key, symbol
     uint32_t sym_type_schema;
 };
 

@@ -227,22 +227,6 @@ static inline bool same_symbol(const ra_source *st, uint32_t ss, const ra_source
     return sx == dx && dp < ds && sp == tr[dp];
 }
 
-// Delta symbols' hashes on publish's lookup path, each computed once (a derived symbol's from its
-// prefix's hash state and its digits) and kept while it is prefetched ahead and then looked up.
-typedef struct hash_ring {
-    uint32_t sym[32], hash[32];
-    ra_derivation d;
-} hash_ring;
-
-static inline uint32_t ring_hash(hash_ring *r, const ra_source *d, uint32_t sym) {
-    uint32_t i = sym & 31;
-    if (r->sym[i] != sym) {
-        r->sym[i] = sym;
-        r->hash[i] = ra_sym_hash(d, sym, &r->d);
-    }
-    return r->hash[i];
-}
-
 ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
     st->names_full = false;  // set again if this publish meets the limit
     uint32_t *tr = ra_calloc(d->nsyms ? d->nsyms : 1, sizeof *tr);
@@ -255,23 +239,22 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
     // store's symbols are read front to back and its index not at all. Otherwise the index and
     // symbol entries are probed at random, each lookup's lines requested 16 and 8 symbols ahead.
     uint32_t last = 0;
-    hash_ring ring = {.sym = {0}, .d = {.prefix = 0}};
     for (uint32_t sym = 1; sym < d->nsyms; sym++) {
         if (last + 1 < st->nsyms && same_symbol(st, last + 1, d, sym, tr)) {
             tr[sym] = ++last;
             continue;
         }
-        if (sym + 16 < d->nsyms) ra_prefetch_slot(st, ring_hash(&ring, d, sym + 16));
-        if (sym + 8 < d->nsyms) ra_prefetch_entry(st, ring_hash(&ring, d, sym + 8));
-        uint32_t hash = ring_hash(&ring, d, sym);
+        // (Derived symbols are not in the index: their prefix's table is read in order.)
+        if (sym + 16 < d->nsyms && !ra_sym_derived(d, sym + 16)) ra_prefetch_slot(st, d->syms[sym + 16].hash);
+        if (sym + 8 < d->nsyms && !ra_sym_derived(d, sym + 8)) ra_prefetch_entry(st, d->syms[sym + 8].hash);
         if (ra_sym_derived(d, sym)) {
             uint32_t prefix, index;
             ra_sym_derivation(d, sym, &prefix, &index);  // the prefix came first: tr[prefix] is set
-            tr[sym] = prefix < sym ? ra_intern_derived(st, tr[prefix], index, ra_sym_length(d, sym), hash) : 0;
+            tr[sym] = prefix < sym ? ra_intern_derived(st, tr[prefix], index) : 0;
         } else {
             uint32_t len;
             const char *text = ra_sym_text(d, sym, &len);
-            tr[sym] = ra_intern_hashed(st, text, len, hash);
+            tr[sym] = ra_intern_hashed(st, text, len, d->syms[sym].hash);
         }
         if (!tr[sym]) goto oom;
         last = tr[sym];
@@ -411,16 +394,14 @@ ra_status ra_source_publish_consuming(ra_source *st, ra_source *d, ra_error *err
     if (!pristine(st)) return ra_source_publish(st, d, err);
     // Merging into a store that holds only its root gives the delta itself, plus that root:
     // take the delta's arena instead of copying it (no second copy, no second peak).
-    // (A store's root ID and type are interned as text, never derived.)
-    uint32_t root_len, type_len;
-    const char *root_text = ra_sym_text(st, st->recs[0].id, &root_len);
-    const char *type_text = ra_sym_text(st, st->recs[0].type, &type_len);
+    // (A root ID like "client:x:0" is a derived symbol: the texts are written out.)
+    uint32_t root_len = ra_sym_length(st, st->recs[0].id), type_len = ra_sym_length(st, st->recs[0].type);
     char stack[128];
-    char *root = root_len + type_len <= sizeof stack ? stack : ra_malloc(root_len + type_len + 1);
+    char *root = root_len + type_len <= sizeof stack ? stack : ra_malloc((size_t)root_len + type_len + 1);
     if (!root) goto oom;
-    memcpy(root, root_text, root_len);
+    ra_sym_write(st, st->recs[0].id, root);
     char *type = root + root_len;
-    memcpy(type, type_text, type_len);
+    ra_sym_write(st, st->recs[0].type, type);
     // Everything that can fail happens on the delta before the swap.
     uint32_t rsym = ra_intern(d, root, root_len), tsym = ra_intern(d, type, type_len);
     bool ok = rsym && tsym && ra_grow((void **)&d->updated, &d->capupdated, d->nrecs + 1, sizeof(uint32_t));

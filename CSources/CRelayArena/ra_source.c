@@ -86,6 +86,8 @@ void ra_source_destroy(ra_source *s) {
     ra_dealloc_used(s->heap.data, s->heap.len);
     ra_dealloc_used(s->syms, (size_t)s->nsyms * sizeof(ra_symbol));
     ra_dealloc(s->index);
+    ra_dealloc(s->dtabs);
+    ra_dealloc_used(s->dslots, (size_t)s->ndslots * sizeof(uint32_t));
     ra_dealloc_used(s->recs, (size_t)s->nrecs * sizeof(ra_record));
     ra_dealloc_used(s->slots, (size_t)s->nfields * sizeof(uint64_t));
     ra_dealloc_used(s->updated, (size_t)s->nupdated * sizeof(uint32_t));
@@ -149,8 +151,140 @@ static inline __attribute__((always_inline)) uint32_t find(const ra_source *s, u
     }
 }
 
+// MARK: Derivation tables
+
+static inline bool starts_client(const char *t, size_t len) { return len >= 7 && memcmp(t, "client:", 7) == 0; }
+
+// The count of the digits that end `t` after a ':' when they are a decimal index (no leading
+// zero, at most UINT32_MAX, which `*index` gets); 0 when it does not end so.
+static size_t index_suffix(const char *t, size_t len, uint32_t *index) {
+    size_t d = 0;
+    while (d < len && d <= 10 && t[len - 1 - d] >= '0' && t[len - 1 - d] <= '9') d++;
+    if (d == 0 || d > 10 || d == len || t[len - 1 - d] != ':') return 0;
+    const char *p = t + len - d;
+    if (d > 1 && p[0] == '0') return 0;
+    uint64_t v = 0;
+    for (size_t i = 0; i < d; i++) v = v * 10 + (uint64_t)(p[i] - '0');
+    if (v > UINT32_MAX) return 0;
+    *index = (uint32_t)v;
+    return d;
+}
+
+bool ra_derived_shape(const char *text, size_t len, size_t *prefix_len, uint32_t *index) {
+    if (!starts_client(text, len)) return false;
+    size_t d = index_suffix(text, len, index);
+    if (!d) return false;
+    size_t pl = len - d - 1;
+    uint32_t ignored;
+    if (pl < 7 || index_suffix(text, pl, &ignored)) return false;
+    *prefix_len = pl;
+    return true;
+}
+
+// Whether "<prefix>:<index>" has the derived shape for every index: the prefix is a text that
+// starts "client:" and does not end like an index itself.
+static bool derivable(const ra_source *s, uint32_t prefix) {
+    if (ra_sym_derived(s, prefix)) return false;
+    uint32_t len, ignored;
+    const char *t = ra_sym_text(s, prefix, &len);
+    return starts_client(t, len) && !index_suffix(t, len, &ignored);
+}
+
+static inline uint32_t dtab_home(uint32_t prefix, uint32_t cap) {
+    return (uint32_t)(((uint64_t)(prefix * 0x9E3779B1u) * cap) >> 32);
+}
+
+// The derivation table of `prefix`, or NULL.
+static inline ra_dtable *_Nullable dtab_find(const ra_source *s, uint32_t prefix) {
+    if (!s->dtab_cap) return NULL;
+    for (uint32_t i = dtab_home(prefix, s->dtab_cap);; i = i + 1 == s->dtab_cap ? 0 : i + 1) {
+        ra_dtable *t = &s->dtabs[i];
+        if (t->prefix == prefix) return t;
+        if (!t->prefix) return NULL;
+    }
+}
+
+static void dtab_put(ra_dtable *tabs, uint32_t cap, ra_dtable t) {
+    uint32_t i = dtab_home(t.prefix, cap);
+    while (tabs[i].prefix) i = i + 1 == cap ? 0 : i + 1;
+    tabs[i] = t;
+}
+
+// The table of `prefix`, made empty when it has none (the map kept at most half full); NULL on OOM.
+static ra_dtable *_Nullable dtab_make(ra_source *s, uint32_t prefix) {
+    ra_dtable *t = dtab_find(s, prefix);
+    if (t) return t;
+    if ((uint64_t)(s->ndtabs + 1) * 2 > s->dtab_cap) {
+        uint64_t cap = s->dtab_cap ? (uint64_t)s->dtab_cap * 2 : 8;
+        if (cap > UINT32_MAX) return NULL;  // (tables are fewer than symbols: not reached)
+        ra_dtable *tabs = ra_calloc((size_t)cap, sizeof *tabs);
+        if (!tabs) return NULL;
+        for (uint32_t i = 0; i < s->dtab_cap; i++)
+            if (s->dtabs[i].prefix) dtab_put(tabs, (uint32_t)cap, s->dtabs[i]);
+        ra_dealloc(s->dtabs);
+        s->dtabs = tabs;
+        s->dtab_cap = (uint32_t)cap;
+    }
+    dtab_put(s->dtabs, s->dtab_cap, (ra_dtable){.prefix = prefix, .start = s->ndslots});
+    s->ndtabs++;
+    return dtab_find(s, prefix);
+}
+
+// Gives `t` a slot for `index` (its slots grow by half, in place when they end the pool, else
+// moved to its end, the old ones becoming garbage). false when the index is too far past the
+// table's symbols for a slot (it goes in the index), or on OOM (`*oom` set).
+static bool dtab_reach(ra_source *s, ra_dtable *t, uint32_t index, bool *oom) {
+    if (index < t->cap) return true;
+    uint64_t need = (uint64_t)index + 1;
+    if (need > 4 * ((uint64_t)t->count + 1) + 60) return false;
+    uint64_t cap = (uint64_t)t->cap + t->cap / 2;
+    if (cap < need) cap = need;
+    if (cap < 4) cap = 4;
+    bool at_end = t->start + t->cap == s->ndslots;
+    uint64_t base = at_end ? t->start : s->ndslots;
+    if (base + cap > UINT32_MAX || !ra_grow((void **)&s->dslots, &s->capdslots, (uint32_t)(base + cap), sizeof(uint32_t))) {
+        *oom = true;
+        return false;
+    }
+    if (!at_end && t->cap) memcpy(s->dslots + base, s->dslots + t->start, (size_t)t->cap * sizeof(uint32_t));
+    memset(s->dslots + base + t->cap, 0, (size_t)(cap - t->cap) * sizeof(uint32_t));
+    t->start = (uint32_t)base;
+    t->cap = (uint32_t)cap;
+    s->ndslots = (uint32_t)(base + cap);
+    return true;
+}
+
+static uint32_t derived_hash(const ra_source *s, uint32_t prefix, uint32_t index, uint32_t *len) {
+    ra_derivation d;
+    ra_derivation_start(s, &d, prefix);
+    return ra_derivation_hash(&d, index, len);
+}
+
+// The derived symbol (prefix, index) of table `t` (NULL: none), or 0.
+static inline uint32_t derived_find(const ra_source *s, const ra_dtable *_Nullable t, uint32_t prefix, uint32_t index) {
+    if (!t) return 0;
+    if (index < t->cap && s->dslots[t->start + index]) return s->dslots[t->start + index];
+    if (!t->overflow) return 0;
+    uint32_t len, empty, hash = derived_hash(s, prefix, index, &len);
+    return find(s, hash, len, NULL, prefix, index, &empty);
+}
+
+// Whether symbol `sym` is in the index: a text, or a derivation its table had no slot for.
+static bool in_index(const ra_source *s, uint32_t sym) {
+    if (!ra_sym_derived(s, sym)) return true;
+    uint32_t prefix, index;
+    ra_sym_derivation(s, sym, &prefix, &index);
+    const ra_dtable *t = dtab_find(s, prefix);
+    return !(t && index < t->cap && s->dslots[t->start + index] == sym);
+}
+
 uint32_t ra_lookup(const ra_source *s, const char *text, size_t len, uint32_t hash) {
-    uint32_t empty;
+    size_t pl;
+    uint32_t index, empty;
+    if (__builtin_expect(ra_derived_shape(text, len, &pl, &index), 0)) {
+        uint32_t prefix = ra_lookup(s, text, pl, ra_hash(text, pl));
+        return prefix ? derived_find(s, dtab_find(s, prefix), prefix, index) : 0;
+    }
     return find(s, hash, len, text, 0, 0, &empty);
 }
 
@@ -187,18 +321,23 @@ static bool ra_index_grow(ra_source *s, uint64_t want) {
     uint32_t *idx = ra_calloc((size_t)cap, sizeof *idx);
     if (!idx) return false;
     ra_derivation d = {.prefix = 0};
-    for (uint32_t sym = 1; sym < s->nsyms; sym++) index_put(idx, (uint32_t)cap, sym, ra_sym_hash(s, sym, &d));
+    for (uint32_t sym = 1; sym < s->nsyms; sym++)
+        if (in_index(s, sym)) index_put(idx, (uint32_t)cap, sym, ra_sym_hash(s, sym, &d));
     ra_dealloc(s->index);
     s->index = idx;
     s->index_cap = (uint32_t)cap;
     return true;
 }
 
-bool ra_source_reserve(ra_source *s, uint32_t syms, size_t sym_bytes, uint32_t recs, uint32_t fields, size_t heap) {
+bool ra_source_reserve(ra_source *s, uint32_t syms, uint32_t indexed, size_t sym_bytes, uint32_t recs, uint32_t fields,
+                       size_t heap) {
     uint64_t want_syms = (uint64_t)s->nsyms + syms;
-    if (want_syms > RA_MAX_SYMBOLS) return false;
-    if (!ra_index_grow(s, want_syms)) return false;
+    if (want_syms > RA_MAX_SYMBOLS || indexed > syms) return false;
+    if (!ra_index_grow(s, (uint64_t)s->nindexed + indexed)) return false;
     if (!ra_grow((void **)&s->syms, &s->capsyms, (uint32_t)want_syms, sizeof(ra_symbol))) return false;
+    uint64_t want_slots = (uint64_t)s->ndslots + (syms - indexed);  // derived symbols' table slots
+    if (want_slots > UINT32_MAX || !ra_grow((void **)&s->dslots, &s->capdslots, (uint32_t)want_slots, sizeof(uint32_t)))
+        return false;
     if (!ra_buf_reserve(&s->sym_bytes, sym_bytes) || !ra_buf_reserve(&s->heap, heap)) return false;
     if ((uint64_t)s->nrecs + recs >= UINT32_MAX ||
         !ra_grow((void **)&s->recs, &s->caprecs, s->nrecs + recs, sizeof(ra_record)))
@@ -215,18 +354,38 @@ uint32_t ra_intern(ra_source *s, const char *text, size_t len) {
 // A symbol entry {offset, word} (a text's offset and hash, or a derivation's prefix and index)
 // and its index slot for `hash`. `empty`: where find's probe for it ended (taken unless the index
 // must grow first). Changes nothing when it fails.
-static inline uint32_t register_symbol(ra_source *s, uint32_t offset, uint32_t word, uint32_t hash, uint32_t empty) {
-    if (s->nsyms >= RA_MAX_SYMBOLS) return 0;
-    if ((uint64_t)(s->nsyms + 1) * 4 > (uint64_t)s->index_cap * 3) {
-        if (!ra_index_grow(s, (uint64_t)s->nsyms + 1)) return 0;
-        empty = UINT32_MAX;
-    }
-    if (!ra_grow((void **)&s->syms, &s->capsyms, s->nsyms + 1, sizeof(ra_symbol))) return 0;
+static inline uint32_t new_symbol(ra_source *s, uint32_t offset, uint32_t word) {
+    if (s->nsyms >= RA_MAX_SYMBOLS || !ra_grow((void **)&s->syms, &s->capsyms, s->nsyms + 1, sizeof(ra_symbol)))
+        return 0;
     uint32_t sym = s->nsyms++;
     s->syms[sym] = (ra_symbol){.offset = offset, .hash = word, .record = 0};
+    return sym;
+}
+
+static inline uint32_t register_symbol(ra_source *s, uint32_t offset, uint32_t word, uint32_t hash, uint32_t empty) {
+    if (s->nsyms >= RA_MAX_SYMBOLS) return 0;
+    if ((uint64_t)(s->nindexed + 1) * 4 > (uint64_t)s->index_cap * 3) {
+        if (!ra_index_grow(s, (uint64_t)s->nindexed + 1)) return 0;
+        empty = UINT32_MAX;
+    }
+    uint32_t sym = new_symbol(s, offset, word);
+    if (!sym) return 0;
     if (empty != UINT32_MAX) s->index[empty] = sym | ra_slot_tag(hash);
     else index_put(s->index, s->index_cap, sym, hash);
+    s->nindexed++;
     return sym;
+}
+
+// Interns a text of the derived shape (ra_derived_shape): its prefix as text, then the
+// derivation. `text` may lie in the source's own bytes: the prefix is copied out first.
+static uint32_t intern_shaped(ra_source *s, const char *text, size_t prefix_len, uint32_t index) {
+    char stack[256];
+    char *copy = prefix_len <= sizeof stack ? stack : ra_malloc(prefix_len);
+    if (!copy) return 0;
+    memcpy(copy, text, prefix_len);
+    uint32_t prefix = ra_intern(s, copy, prefix_len);
+    if (copy != stack) ra_dealloc(copy);
+    return prefix ? ra_intern_derived(s, prefix, index) : 0;
 }
 
 // Registers a text whose `bytes` bytes (its length, then the text) are already at the end of
@@ -259,8 +418,14 @@ bool ra_sym_place(ra_source *s, const char *text, size_t len, uint32_t *offset) 
 }
 
 uint32_t ra_intern_placed(ra_source *s, uint32_t offset, size_t len, uint32_t hash) {
-    size_t head = ra_len_size(len);
-    uint32_t empty, found = find(s, hash, len, (const char *)s->sym_bytes.data + offset + head, 0, 0, &empty);
+    size_t head = ra_len_size(len), pl;
+    const char *text = (const char *)s->sym_bytes.data + offset + head;
+    uint32_t index;
+    if (__builtin_expect(ra_derived_shape(text, len, &pl, &index), 0)) {
+        if ((size_t)offset + head + len == s->sym_bytes.len) s->sym_bytes.len = offset;  // (still readable)
+        return intern_shaped(s, text, pl, index);
+    }
+    uint32_t empty, found = find(s, hash, len, text, 0, 0, &empty);
     if (!found) return register_symbol(s, offset, hash, hash, empty);
     // Interned already: the copy goes back when nothing was placed after it.
     if ((size_t)offset + head + len == s->sym_bytes.len) s->sym_bytes.len = offset;
@@ -277,11 +442,41 @@ static uint32_t add_symbol(ra_source *s, size_t len, uint32_t hash, uint32_t emp
     return add_entry(s, head + len, hash, empty);
 }
 
-uint32_t ra_intern_derived(ra_source *s, uint32_t prefix, uint32_t index, size_t len, uint32_t hash) {
-    if (!prefix || prefix >= s->nsyms || ra_sym_derived(s, prefix)) return 0;  // prefixes are text
-    // Found as a derivation, or as the same text interned as text (from a store file, say).
-    uint32_t empty, found = find(s, hash, len, NULL, prefix, index, &empty);
-    return found ? found : register_symbol(s, prefix | RA_SYM_DERIVED, index, hash, empty);
+// "<prefix>:<index>" as text, for a prefix that cannot take derivations.
+static uint32_t intern_derived_text(ra_source *s, uint32_t prefix, uint32_t index) {
+    size_t pl = ra_sym_length(s, prefix);
+    char *out = ra_sym_tail(s, pl + 21);
+    if (!out) return 0;
+    ra_sym_write(s, prefix, out);
+    out[pl] = ':';
+    return ra_intern_tail(s, pl + 1 + ra_index_digits(out + pl + 1, index));
+}
+
+uint32_t ra_intern_derived(ra_source *s, uint32_t prefix, uint32_t index) {
+    if (!prefix || prefix >= s->nsyms) return 0;
+    ra_dtable *t = dtab_find(s, prefix);
+    uint32_t found = derived_find(s, t, prefix, index);
+    if (found) return found;
+    if (!t) {
+        if (!derivable(s, prefix)) return intern_derived_text(s, prefix, index);
+        t = dtab_make(s, prefix);
+        if (!t) return 0;
+    }
+    bool oom = false;
+    if (dtab_reach(s, t, index, &oom)) {
+        uint32_t sym = new_symbol(s, prefix | RA_SYM_DERIVED, index);
+        if (!sym) return 0;
+        s->dslots[t->start + index] = sym;
+        t->count++;
+        return sym;
+    }
+    if (oom) return 0;
+    // Too sparse for a slot: into the index, by its text's hash.
+    uint32_t len, empty, hash = derived_hash(s, prefix, index, &len);
+    (void)find(s, hash, len, NULL, prefix, index, &empty);
+    uint32_t sym = register_symbol(s, prefix | RA_SYM_DERIVED, index, hash, empty);
+    if (sym) t->overflow++;
+    return sym;
 }
 
 void ra_derivation_start(const ra_source *s, ra_derivation *d, uint32_t prefix) {
@@ -305,6 +500,9 @@ void ra_derivation_start(const ra_source *s, ra_derivation *d, uint32_t prefix) 
 
 uint32_t ra_intern_hashed(ra_source *s, const char *text, size_t len, uint32_t hash) {
     if (len > UINT32_MAX) return 0;
+    size_t pl;
+    uint32_t index;
+    if (__builtin_expect(ra_derived_shape(text, len, &pl, &index), 0)) return intern_shaped(s, text, pl, index);
     uint32_t empty, found = find(s, hash, len, text, 0, 0, &empty);
     if (found) return found;
     size_t head = ra_len_size(len);
@@ -322,6 +520,9 @@ char *_Nullable ra_sym_tail(ra_source *s, size_t len) {
 
 uint32_t ra_intern_tail_hashed(ra_source *s, size_t len, uint32_t hash) {
     const char *text = (const char *)s->sym_bytes.data + s->sym_bytes.len + 5;
+    size_t pl;
+    uint32_t index;
+    if (__builtin_expect(ra_derived_shape(text, len, &pl, &index), 0)) return intern_shaped(s, text, pl, index);
     uint32_t empty, found = find(s, hash, len, text, 0, 0, &empty);
     return found ? found : add_symbol(s, len, hash, empty);
 }
@@ -427,6 +628,7 @@ uint32_t ra_source_record_count(const ra_source *s) { return s->nrecs; }
 
 uint64_t ra_source_arena_bytes(const ra_source *s) {
     return (uint64_t)s->sym_bytes.len + (uint64_t)s->nsyms * sizeof(ra_symbol) + (uint64_t)s->index_cap * 4 +
+           (uint64_t)s->dtab_cap * sizeof(ra_dtable) + (uint64_t)s->ndslots * 4 +
            (uint64_t)s->nrecs * sizeof(ra_record) + (uint64_t)s->nfields * sizeof(uint64_t) + s->heap.len;
 }
 

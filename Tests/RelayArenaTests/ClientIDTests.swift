@@ -80,7 +80,7 @@ final class ClientIDTests: XCTestCase {
         let workload = TodoListWorkload(todos: todos)
         let normalized = RecordStore()
         try normalized.commit(response: workload.response(), plan: plan)
-        // The file's IDs are text; a payload's are prefix and index: the same records either way.
+        // The file's IDs arrive as text, a payload's as prefix and index: the same records either way.
         let file = normalized.relayJSON()
         let loaded = try RecordStore(relayJSON: file)
         let again = Array(try loaded.commit(response: workload.response(), plan: plan))
@@ -133,5 +133,82 @@ final class ClientIDTests: XCTestCase {
         XCTAssertEqual(name(93), "changed")
         XCTAssertTrue(updated.contains("\(prefix):93"))
         XCTAssertFalse(updated.contains("\(prefix):76"))
+    }
+
+    /// Which texts are derived symbols is decided by the text alone, so a data ID spelled like a
+    /// list item's client ID is that item, whichever arrives first, in one payload or across two.
+    func testADataIDSpelledLikeAListItemIsThatItem() throws {
+        let plan = try friendsPlan(first: 3, extra: "bestFriend { id name }")
+        let item1 = "client:U1:friends(first:3):1"
+        let friends = #""friends":[{"name":"a"},{"name":"b"},{"name":"c"}]"#
+        let best = #""bestFriend":{"id":"\#(item1)","name":"B"}"#
+        for (order, response, expected) in [("list first", "\(friends),\(best)", "B"), ("ID first", "\(best),\(friends)", "b")] {
+            let store = RecordStore()
+            try store.commit(response: Array(#"{"data":{"user":{"id":"U1",\#(response)}}}"#.utf8), plan: plan)
+            XCTAssertEqual(store.recordCount, 5, "\(order): the root, the user and 3 friends, one of them the best")
+            XCTAssertEqual(name(in: store, item1), expected, order)
+            store.withSnapshot { s in
+                guard case .record(let user) = s.record("U1"), case .link(let link)? = s.field(user, "bestFriend") else {
+                    return XCTFail("\(order): no best friend")
+                }
+                XCTAssertTrue(s.text(link) == item1, order)
+            }
+            let exported = try JSONCompare.parse(store.relayJSON())
+            guard case .object(let records) = exported else { return XCTFail("export is not an object") }
+            XCTAssertEqual(records.filter { $0.key == item1 }.count, 1, order)
+            // Next payload: the best friend is item 2; its record is updated under the list's ID.
+            let next = #"{"data":{"user":{"id":"U1","bestFriend":{"id":"client:U1:friends(first:3):2","name":"C2"}}}}"#
+            let updated = Array(try store.commit(response: Array(next.utf8), plan: plan))
+            XCTAssertTrue(updated.contains("client:U1:friends(first:3):2"), "\(order): \(updated)")
+            XCTAssertEqual(store.recordCount, 5, order)
+            XCTAssertEqual(name(in: store, "client:U1:friends(first:3):2"), "C2", order)
+        }
+    }
+
+    /// A store file may hold list items no list put there: indices far apart, and texts that look
+    /// like list items but are not (a leading zero, a prefix that itself ends in an index). Each is
+    /// found by its text, exported as it came, and merged with a payload's items of the same text.
+    func testListItemsFromAFileWithSparseIndices() throws {
+        let prefix = "client:U1:friends(first:100)"
+        let odd = ["\(prefix):0": "file0", "\(prefix):90": "file90", "\(prefix):4000000000": "far",
+                   "\(prefix):4294967296": "past32bits", "\(prefix):007": "zeros", "client:a:1:2": "nested"]
+        let ordered = ["\(prefix):0", "\(prefix):90", "\(prefix):4000000000", "\(prefix):4294967296", "\(prefix):007",
+                       "client:a:1:2"]
+        var file = #"{"client:root":{"__id":"client:root","__typename":"__Root","user(id:\"me\")":{"__ref":"U1"}},"#
+        file += #""U1":{"__id":"U1","__typename":"User","id":"U1","friends(first:100)":{"__refs":["\#(prefix):0","\#(prefix):90"]}}"#
+        for id in ordered { file += #","\#(id)":{"__id":"\#(id)","__typename":"User","name":"\#(odd[id]!)"}"# }
+        file += "}"
+        let store = try RecordStore(relayJSON: Array(file.utf8))
+        XCTAssertEqual(store.recordCount, 8)
+        for (id, expected) in odd { XCTAssertEqual(name(in: store, id), expected, id) }
+        XCTAssertNil(name(in: store, "\(prefix):7"), "…:007 is not …:7")
+        XCTAssertNil(name(in: store, "\(prefix):4000000001"))
+        XCTAssertNil(JSONCompare.difference(try JSONCompare.parse(store.relayJSON()), try JSONCompare.parse(Array(file.utf8))))
+
+        let plan = try friendsPlan(first: 100, extra: "")
+        let items = (0..<100).map { #"{"name":"p\#($0)"}"# }.joined(separator: ",")
+        let updated = Array(try store.commit(response: Array(#"{"data":{"user":{"id":"U1","friends":[\#(items)]}}}"#.utf8), plan: plan))
+        XCTAssertEqual(store.recordCount, 6 + 100, "the root, the user, 100 friends and the four that are no item")
+        for i in [0, 1, 89, 90, 91, 99] { XCTAssertEqual(name(in: store, "\(prefix):\(i)"), "p\(i)") }
+        XCTAssertTrue(updated.contains("\(prefix):90"))
+        for id in ["\(prefix):4000000000", "\(prefix):4294967296", "\(prefix):007", "client:a:1:2"] {
+            XCTAssertEqual(name(in: store, id), odd[id], id)
+        }
+        guard case .object(let records) = try JSONCompare.parse(store.relayJSON()) else { return XCTFail("export") }
+        XCTAssertEqual(records.count, 106, "one record per ID")
+    }
+
+    private func friendsPlan(first: Int, extra: String) throws -> NormalizationPlan {
+        let compiler = try Compiler(schema: GraphQLSourceFile(name: "todo.graphql", text: Fixtures.text("todo.graphql")))
+        let docs = try compiler.compile([GraphQLSourceFile(
+            name: "q.graphql", text: #"query Q { user(id: "me") { id friends(first: \#(first)) { name } \#(extra) } }"#)])
+        return try NormalizationPlan(operation: docs.operations["Q"]!)
+    }
+
+    private func name(in store: RecordStore, _ id: String) -> String? {
+        store.withSnapshot { s in
+            guard case .record(let r) = s.record(id), case .string(let n)? = s.field(r, "name") else { return nil }
+            return n.string
+        }
     }
 }
