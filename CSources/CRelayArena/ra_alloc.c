@@ -1,6 +1,6 @@
 // Every allocation of the C core (and yajl's, through yajl_alloc_funcs) goes through here and is
 // counted, so tests can require the live count to come back to where it was: zero leaks, exactly.
-// Blocks of 1 MiB and more (arenas, heaps, slot arrays) are mapped directly and grow with mremap:
+// Blocks of 256 KiB and more (arenas, heaps, slot arrays, indexes) are mapped directly and grow with mremap:
 // the pages move instead of being copied, and growth never holds two copies at once.
 //
 // Freed mapped blocks are kept, up to a limit (256 MiB unless set, counting the bytes that were
@@ -30,7 +30,7 @@
 
 static _Atomic int64_t live_blocks;
 
-#define RA_MAP_MIN ((size_t)1 << 20)
+#define RA_MAP_MIN ((size_t)1 << 18)
 #define RA_HEADER 16u
 enum { KIND_HEAP = 0x48454150u, KIND_MAP = 0x4d415050u };
 
@@ -51,7 +51,7 @@ _Static_assert(sizeof(header) == RA_HEADER, "header keeps blocks 16-byte aligned
 static size_t page_round(size_t n) { return (n + RA_PAGE - 1) & ~(RA_PAGE - 1); }
 static size_t mapped_bytes(const header *h) { return (size_t)h->mapped_pages * RA_PAGE; }
 
-// Retained blocks, oldest first. Only blocks of 1 MiB and more pass through here, a few per
+// Retained blocks, oldest first. Only blocks of 256 KiB and more pass through here, a dozen per
 // payload, so one mutex is no contention.
 static pthread_mutex_t retain_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct retained {

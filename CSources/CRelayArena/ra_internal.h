@@ -275,6 +275,9 @@ void ra_sym_write(const ra_source *s, uint32_t sym, char *out);
 /// starting "client:" and not ending like an index, see ra_derived_shape), else as text.
 /// 0 on OOM / past the limits.
 uint32_t ra_intern_derived(ra_source *s, uint32_t prefix, uint32_t index);
+/// Gives back the unused slots at the end of the derivation table that ends `dslots` (a list's
+/// table grows by half: up to a third of it is room). A payload's delta calls it when it finishes.
+void ra_source_trim_tables(ra_source *s);
 /// Whether `text` is a derived symbol's: "client:…" ending in ':' and a decimal index (no leading
 /// zero, at most UINT32_MAX), its prefix not ending so itself. `*prefix_len` and `*index` get the
 /// parts. Texts of this shape are never interned as text, so a text has one symbol.

@@ -1260,11 +1260,11 @@ static ra_status parse_failed(ra_normalizer *n, yajl_status st, const uint8_t *b
 void ra_normalizer_expect(ra_normalizer *n, uint64_t total_bytes) {
     // Past 16 GiB (the default size limit) a guess is not worth its address space.
     if (n->failed || n->consumed || total_bytes > n->limits.max_bytes || total_bytes > ((uint64_t)1 << 34)) return;
-    // Generous per-byte guesses (a to-do list needs a symbol and a record per ~60 bytes, a field
-    // slot per ~24 and about half its bytes again as heap and symbol text); past a guess the
-    // arrays grow as usual. Failing to reserve is not an error here: growth will report it.
+    // Generous per-byte guesses (a to-do list needs a symbol and a record per ~60 bytes, half of
+    // them texts in the index, a field slot per ~24 and about half its bytes again as heap and
+    // symbol text); past a guess the arrays grow as usual. Failing to reserve is not an error here: growth will report it.
     uint64_t b = total_bytes;
-    (void)ra_source_reserve(n->delta, (uint32_t)(b / 64), (uint32_t)(b / 100), (size_t)(b * 3 / 4), (uint32_t)(b / 48),
+    (void)ra_source_reserve(n->delta, (uint32_t)(b / 64), (uint32_t)(b / 112), (size_t)(b * 3 / 4), (uint32_t)(b / 48),
                             (uint32_t)(b / 16), (size_t)(b * 3 / 4));
     // List items waiting for their list's owner (a connection's edges, until the connection
     // closes): one per ~100 bytes. Sized once, these come back from the retained blocks on the
@@ -1308,6 +1308,7 @@ ra_status ra_normalizer_finish(ra_normalizer *n) {
         return RA_ERR_RESPONSE;
     }
     if (n->unnamed) ra_source_drop_unnamed(n->delta);
+    ra_source_trim_tables(n->delta);
     if (n->errors_json.len) {
         ra_status s = ra_normalizer_attach_errors(n);
         if (s != RA_OK) return s;

@@ -254,6 +254,18 @@ static bool dtab_reach(ra_source *s, ra_dtable *t, uint32_t index, bool *oom) {
     return true;
 }
 
+void ra_source_trim_tables(ra_source *s) {
+    for (uint32_t i = 0; i < s->dtab_cap; i++) {
+        ra_dtable *t = &s->dtabs[i];
+        if (!t->prefix || !t->cap || t->start + t->cap != s->ndslots) continue;
+        uint32_t cap = t->cap;
+        while (cap && !s->dslots[t->start + cap - 1]) cap--;
+        t->cap = cap;
+        s->ndslots = t->start + cap;
+        return;
+    }
+}
+
 static uint32_t derived_hash(const ra_source *s, uint32_t prefix, uint32_t index, uint32_t *len) {
     ra_derivation d;
     ra_derivation_start(s, &d, prefix);

@@ -14,7 +14,7 @@ final class RetainedMemoryTests: XCTestCase {
 
     func testAStoreBuiltInReusedMemoryEqualsOneBuiltInFreshMemory() throws {
         // 100k todos: every array of the arena, the symbol index included (zeroed memory), is past
-        // the 1 MiB at which blocks are mapped.
+        // the 256 KiB at which blocks are mapped.
         let plan = try TodoListSetup.plan(todos: 100_000)
         let workload = TodoListWorkload(todos: 100_000)
         let response = workload.response()

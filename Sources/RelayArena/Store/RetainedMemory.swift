@@ -1,4 +1,4 @@
-// The C core keeps the large blocks (1 MiB and more) that stores and normalizers free, so the next
+// The C core keeps the large blocks (256 KiB and more) that stores and normalizers free, so the next
 // payload writes into pages the process already owns instead of asking the kernel for fresh,
 // zeroed ones (see ra_alloc.c). These are the knobs for a process that wants the memory back.
 internal import CRelayArena
