@@ -119,6 +119,8 @@ ra_status ra_source_publish(ra_source *store, const ra_source *delta, ra_error *
 ra_status ra_source_publish_consuming(ra_source *store, ra_source *delta, ra_error *err);
 uint32_t ra_source_updated_count(const ra_source *store);
 uint32_t ra_source_updated_at(const ra_source *store, uint32_t i);
+/// All of them at once: ra_source_updated_count symbols, valid until the store's next publish.
+const uint32_t *_Nullable ra_source_updated(const ra_source *store);
 
 /// relay RecordSource.toJSON() text of the whole source. The caller frees `*out` with ra_free.
 ra_status ra_source_export_json(const ra_source *src, uint8_t *_Nullable *_Nonnull out, size_t *out_len);

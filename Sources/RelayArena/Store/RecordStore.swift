@@ -71,8 +71,8 @@ public final class RecordStore: @unchecked Sendable {
         defer { ra_source_unlock(raw) }
         var err = ra_error()
         guard body(&err) == RA_OK else { throw RelayArenaError(err, aboutInput: false) }
-        let n = ra_source_updated_count(raw)
-        return UpdatedRecordIDs(store: self, symbols: (0..<n).map { ra_source_updated_at(raw, $0) })
+        let n = Int(ra_source_updated_count(raw))
+        return UpdatedRecordIDs(store: self, symbols: Array(UnsafeBufferPointer(start: ra_source_updated(raw), count: n)))
     }
 
     /// Normalizes a whole response held in memory and publishes it. Into a new store the arena
