@@ -136,7 +136,11 @@ struct ra_source {
     uint32_t nsyms, capsyms;
     uint32_t *index;         // open addressing over symbol ids: texts, and overflowed derivations
     uint32_t index_cap;      // slots (any number: see ra_slot_home)
-    uint32_t nindexed;       // symbols in the index
+    uint32_t nindexed;       // symbols in the index, or on their way (`unindexed`)
+    uint64_t *bloom;         // a filter over the text symbols' hashes (NULL: none; see ra_source.c)
+    uint32_t bloom_words;
+    uint32_t nunindexed;     // new texts not in the index yet: inserted in a batch (ra_source.c)
+    uint32_t unindexed[64];
     ra_dtable *dtabs;        // derivation tables by prefix symbol (open addressing, power of two)
     uint32_t ndtabs, dtab_cap;
     uint32_t *dslots;        // the derivation tables' slots
@@ -229,6 +233,18 @@ static inline uint32_t ra_slot_home(uint32_t hash, uint32_t cap) { return (uint3
 static inline void ra_prefetch_slot(const ra_source *s, uint32_t hash) {
     if (s->index_cap) __builtin_prefetch(&s->index[ra_slot_home(hash, s->index_cap)]);
 }
+// A blocked Bloom filter over a source's text symbols (ra_source.c): one word per hash, three
+// bits in it.
+static inline uint32_t ra_bloom_at(uint32_t hash, uint32_t words) { return (uint32_t)(((uint64_t)hash * words) >> 32); }
+static inline uint64_t ra_bloom_bits(uint32_t hash) {
+    uint64_t x = (uint64_t)hash * 0x9E3779B97F4A7C15ull;
+    return (1ull << (x >> 58)) | (1ull << ((x >> 52) & 63)) | (1ull << ((x >> 46) & 63));
+}
+/// Requests what interning a text of `hash` will read first: its filter word, or its index slot.
+static inline void ra_prefetch_text(const ra_source *s, uint32_t hash) {
+    if (s->bloom) __builtin_prefetch(&s->bloom[ra_bloom_at(hash, s->bloom_words)]);
+    else ra_prefetch_slot(s, hash);
+}
 static inline void ra_prefetch_entry(const ra_source *s, uint32_t hash) {
     if (!s->index_cap) return;
     uint32_t slot = s->index[ra_slot_home(hash, s->index_cap)];
@@ -275,6 +291,9 @@ void ra_sym_write(const ra_source *s, uint32_t sym, char *out);
 /// starting "client:" and not ending like an index, see ra_derived_shape), else as text.
 /// 0 on OOM / past the limits.
 uint32_t ra_intern_derived(ra_source *s, uint32_t prefix, uint32_t index);
+/// Writes the index slots of the texts interned past the filter and not yet indexed (ra_source.c):
+/// a payload's delta calls it when it finishes, so a published source has none waiting.
+void ra_source_settle_index(ra_source *s);
 /// Gives back the unused slots at the end of the derivation table that ends `dslots` (a list's
 /// table grows by half: up to a third of it is room). A payload's delta calls it when it finishes.
 void ra_source_trim_tables(ra_source *s);

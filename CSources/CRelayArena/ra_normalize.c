@@ -841,7 +841,7 @@ static inline __attribute__((always_inline)) int stage_id(ra_normalizer *n, fram
     f->id_len = (uint32_t)len;
     f->id_hash = ra_hash(text, len);
     f->id_deferred = true;
-    ra_prefetch_slot(n->delta, f->id_hash);
+    ra_prefetch_text(n->delta, f->id_hash);
     return 1;
 }
 
@@ -1309,6 +1309,7 @@ ra_status ra_normalizer_finish(ra_normalizer *n) {
     }
     if (n->unnamed) ra_source_drop_unnamed(n->delta);
     ra_source_trim_tables(n->delta);
+    ra_source_settle_index(n->delta);
     if (n->errors_json.len) {
         ra_status s = ra_normalizer_attach_errors(n);
         if (s != RA_OK) return s;

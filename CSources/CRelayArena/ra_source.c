@@ -87,6 +87,7 @@ void ra_source_destroy(ra_source *s) {
     ra_dealloc_used(s->syms, (size_t)s->nsyms * sizeof(ra_symbol));
     ra_dealloc(s->index);
     ra_dealloc(s->dtabs);
+    ra_dealloc(s->bloom);
     ra_dealloc_used(s->dslots, (size_t)s->ndslots * sizeof(uint32_t));
     ra_dealloc_used(s->recs, (size_t)s->nrecs * sizeof(ra_record));
     ra_dealloc_used(s->slots, (size_t)s->nfields * sizeof(uint64_t));
@@ -297,6 +298,8 @@ uint32_t ra_lookup(const ra_source *s, const char *text, size_t len, uint32_t ha
         uint32_t prefix = ra_lookup(s, text, pl, ra_hash(text, pl));
         return prefix ? derived_find(s, dtab_find(s, prefix), prefix, index) : 0;
     }
+    for (uint32_t i = 0; i < s->nunindexed; i++)  // (none once a payload has finished)
+        if (sym_matches(s, s->unindexed[i], text, len, 0, 0)) return s->unindexed[i];
     return find(s, hash, len, text, 0, 0, &empty);
 }
 
@@ -321,6 +324,59 @@ static inline void index_put(uint32_t *idx, uint32_t cap, uint32_t sym, uint32_t
     idx[i] = sym | ra_slot_tag(hash);
 }
 
+// MARK: The filter and the batch
+//
+// Most of a payload's data IDs are new to it, and looking each up in the index cost a cache miss
+// per ID at its record's close (a 100k-todo payload's index is ~0.6 MB, its lines scattered; the
+// slot prefetched when the `id` arrived was seldom in by then). A payload's delta keeps a blocked
+// Bloom filter over its texts' hashes instead (~11 bits a text, one word a lookup, small enough
+// to stay in the core's cache): a text it has not seen is registered at once, and its index slot
+// is written later, with up to 63 others, its line requested now. Whatever reads the
+// index writes the waiting slots first (settle_index); the const lookup checks them itself.
+
+static void bloom_build(ra_source *s, uint64_t texts) {
+    uint64_t words = texts / 6 + 64;
+    if (words > UINT32_MAX) words = UINT32_MAX;
+    uint64_t *b = ra_calloc((size_t)words, sizeof *b);
+    ra_dealloc(s->bloom);
+    s->bloom = b;  // NULL on OOM: no filter, every text is looked up (the filter is only a shortcut)
+    s->bloom_words = b ? (uint32_t)words : 0;
+    if (!b) return;
+    for (uint32_t sym = 1; sym < s->nsyms; sym++)
+        if (!ra_sym_derived(s, sym)) b[ra_bloom_at(s->syms[sym].hash, (uint32_t)words)] |= ra_bloom_bits(s->syms[sym].hash);
+}
+
+static inline void bloom_add(ra_source *s, uint32_t hash) {
+    if (s->bloom) s->bloom[ra_bloom_at(hash, s->bloom_words)] |= ra_bloom_bits(hash);
+}
+
+// (Each slot's line was requested when its text was registered, up to 63 records ago.)
+static void insert_unindexed(ra_source *s) {
+    for (uint32_t i = 0; i < s->nunindexed; i++) {
+        uint32_t sym = s->unindexed[i];
+        index_put(s->index, s->index_cap, sym, s->syms[sym].hash);
+    }
+    s->nunindexed = 0;
+}
+
+static inline void settle_index(ra_source *s) {
+    if (s->nunindexed) insert_unindexed(s);
+}
+
+void ra_source_settle_index(ra_source *s) { settle_index(s); }
+
+// find for a text about to be interned. A text found in the index is the only symbol of its
+// text (whatever waits to be indexed was checked against the index when it came, and everything
+// indexed since checked the waiting ones), so the batch is written only on a miss: a type name
+// or storage key found on every record does not break it up.
+static inline __attribute__((always_inline)) uint32_t find_settled(ra_source *s, uint32_t hash, size_t len,
+                                                                   const char *text, uint32_t *empty) {
+    uint32_t found = find(s, hash, len, text, 0, 0, empty);
+    if (found || !s->nunindexed) return found;
+    settle_index(s);
+    return find(s, hash, len, text, 0, 0, empty);
+}
+
 // Gives the index room for `want` symbols at a load of 2/3 (it grows again past 3/4, see
 // register_symbol), and at least twice its old room, so that growth one symbol at a time stays
 // amortized. A payload's size hint sizes it once (ra_source_reserve).
@@ -338,6 +394,8 @@ static bool ra_index_grow(ra_source *s, uint64_t want) {
     ra_dealloc(s->index);
     s->index = idx;
     s->index_cap = (uint32_t)cap;
+    s->nunindexed = 0;  // (the waiting texts are in it now)
+    if (s->bloom) bloom_build(s, want);
     return true;
 }
 
@@ -346,6 +404,7 @@ bool ra_source_reserve(ra_source *s, uint32_t syms, uint32_t indexed, size_t sym
     uint64_t want_syms = (uint64_t)s->nsyms + syms;
     if (want_syms > RA_MAX_SYMBOLS || indexed > syms) return false;
     if (!ra_index_grow(s, (uint64_t)s->nindexed + indexed)) return false;
+    if (!s->bloom && indexed) bloom_build(s, (uint64_t)s->nindexed + indexed);  // a payload's delta
     if (!ra_grow((void **)&s->syms, &s->capsyms, (uint32_t)want_syms, sizeof(ra_symbol))) return false;
     uint64_t want_slots = (uint64_t)s->ndslots + (syms - indexed);  // derived symbols' table slots
     if (want_slots > UINT32_MAX || !ra_grow((void **)&s->dslots, &s->capdslots, (uint32_t)want_slots, sizeof(uint32_t)))
@@ -385,6 +444,7 @@ static inline uint32_t register_symbol(ra_source *s, uint32_t offset, uint32_t w
     if (empty != UINT32_MAX) s->index[empty] = sym | ra_slot_tag(hash);
     else index_put(s->index, s->index_cap, sym, hash);
     s->nindexed++;
+    if (!(offset & RA_SYM_DERIVED)) bloom_add(s, hash);
     return sym;
 }
 
@@ -437,7 +497,20 @@ uint32_t ra_intern_placed(ra_source *s, uint32_t offset, size_t len, uint32_t ha
         if ((size_t)offset + head + len == s->sym_bytes.len) s->sym_bytes.len = offset;  // (still readable)
         return intern_shaped(s, text, pl, index);
     }
-    uint32_t empty, found = find(s, hash, len, text, 0, 0, &empty);
+    uint64_t bits = ra_bloom_bits(hash);
+    if (s->bloom && (s->bloom[ra_bloom_at(hash, s->bloom_words)] & bits) != bits &&
+        (uint64_t)(s->nindexed + 1) * 4 <= (uint64_t)s->index_cap * 3) {
+        // Not interned for certain: registered where it lies, its index slot written with the batch.
+        uint32_t sym = new_symbol(s, offset, hash);
+        if (!sym) return 0;
+        s->bloom[ra_bloom_at(hash, s->bloom_words)] |= bits;
+        s->nindexed++;
+        s->unindexed[s->nunindexed++] = sym;
+        ra_prefetch_slot(s, hash);
+        if (s->nunindexed == sizeof s->unindexed / sizeof s->unindexed[0]) insert_unindexed(s);
+        return sym;
+    }
+    uint32_t empty, found = find_settled(s, hash, len, text, &empty);
     if (!found) return register_symbol(s, offset, hash, hash, empty);
     // Interned already: the copy goes back when nothing was placed after it.
     if ((size_t)offset + head + len == s->sym_bytes.len) s->sym_bytes.len = offset;
@@ -515,7 +588,7 @@ uint32_t ra_intern_hashed(ra_source *s, const char *text, size_t len, uint32_t h
     size_t pl;
     uint32_t index;
     if (__builtin_expect(ra_derived_shape(text, len, &pl, &index), 0)) return intern_shaped(s, text, pl, index);
-    uint32_t empty, found = find(s, hash, len, text, 0, 0, &empty);
+    uint32_t empty, found = find_settled(s, hash, len, text, &empty);
     if (found) return found;
     size_t head = ra_len_size(len);
     if (!ra_buf_reserve(&s->sym_bytes, head + len)) return 0;
@@ -535,7 +608,7 @@ uint32_t ra_intern_tail_hashed(ra_source *s, size_t len, uint32_t hash) {
     size_t pl;
     uint32_t index;
     if (__builtin_expect(ra_derived_shape(text, len, &pl, &index), 0)) return intern_shaped(s, text, pl, index);
-    uint32_t empty, found = find(s, hash, len, text, 0, 0, &empty);
+    uint32_t empty, found = find_settled(s, hash, len, text, &empty);
     return found ? found : add_symbol(s, len, hash, empty);
 }
 
@@ -640,7 +713,7 @@ uint32_t ra_source_record_count(const ra_source *s) { return s->nrecs; }
 
 uint64_t ra_source_arena_bytes(const ra_source *s) {
     return (uint64_t)s->sym_bytes.len + (uint64_t)s->nsyms * sizeof(ra_symbol) + (uint64_t)s->index_cap * 4 +
-           (uint64_t)s->dtab_cap * sizeof(ra_dtable) + (uint64_t)s->ndslots * 4 +
+           (uint64_t)s->dtab_cap * sizeof(ra_dtable) + (uint64_t)s->ndslots * 4 + (uint64_t)s->bloom_words * 8 +
            (uint64_t)s->nrecs * sizeof(ra_record) + (uint64_t)s->nfields * sizeof(uint64_t) + s->heap.len;
 }
 

@@ -29,6 +29,41 @@ final class NormalizerTests: XCTestCase {
         return m.first { $0.key == id }?.value.stableJSON
     }
 
+    /// A payload's new data IDs skip the index lookup (its delta's filter says they are new) and
+    /// get their index slots in batches. IDs far denser than the size hint guesses (the index
+    /// grows between batches), repeats inside a batch and across batches: one record per ID, the
+    /// later values winning, every ID found by its text.
+    func testDenseIDsAndRepeatsAroundTheIndexBatches() throws {
+        let p = try plan(Self.todo, #"query Q { nodes(ids: ["x"]) { __typename id ... on Todo { text } } }"#)
+        var ids: [String] = [], texts: [String: String] = [:], items: [String] = []
+        for i in 0..<5000 {
+            // Every 5th item repeats the ID 3 before it (the same batch of 64), every 7th the one
+            // 300 before (an earlier batch).
+            let id = i % 5 == 4 ? ids[i - 3] : i % 7 == 6 && i > 300 ? ids[i - 300] : "n\(i)"
+            ids.append(id)
+            texts[id] = "t\(i)"
+            items.append(#"{"__typename":"Todo","id":"\#(id)","text":"t\#(i)"}"#)
+        }
+        let response = Array(#"{"data":{"nodes":[\#(items.joined(separator: ","))]}}"#.utf8)
+        let store = RecordStore()
+        let updated = try store.commit(response: response, plan: p)
+        XCTAssertEqual(store.recordCount, texts.count + 1, "one record per ID and the root")
+        XCTAssertEqual(Array(updated).count, texts.count + 1)
+        store.withSnapshot { s in
+            for (id, text) in texts {
+                guard case .record(let r) = s.record(id), case .string(let t)? = s.field(r, "text") else {
+                    return XCTFail("\(id) not found")
+                }
+                XCTAssertTrue(t == text, "\(id): \(t) != \(text)")
+            }
+            guard case .record(let root) = s.record(RecordStore.rootID),
+                  case .links(let list)? = s.field(root, #"nodes(ids:["x"])"#) else { return XCTFail("no list") }
+            XCTAssertEqual(list.count, ids.count)
+            for i in [0, 4, 63, 64, 65, 306, 2999, 4999] { XCTAssertTrue(list[i].map { s.text($0) == ids[i] } ?? false, "item \(i)") }
+        }
+        XCTAssertTrue(Array(try store.commit(response: response, plan: p)).isEmpty, "the same payload again changes nothing")
+    }
+
     /// The user's id comes last: its connection, edges and their id-less children can only get
     /// their client IDs when the user closes (pending records, resolved in a cascade).
     func testIDAfterNestedIdlessChildren() throws {
