@@ -291,8 +291,9 @@ void ra_sym_write(const ra_source *s, uint32_t sym, char *out);
 /// starting "client:" and not ending like an index, see ra_derived_shape), else as text.
 /// 0 on OOM / past the limits.
 uint32_t ra_intern_derived(ra_source *s, uint32_t prefix, uint32_t index);
-/// Writes the index slots of the texts interned past the filter and not yet indexed (ra_source.c):
-/// a payload's delta calls it when it finishes, so a published source has none waiting.
+/// Writes the index slots of the texts interned past the filter and not yet indexed, and drops
+/// the filter (ra_source.c): a payload's delta calls it when it finishes, so a published source
+/// has none waiting.
 void ra_source_settle_index(ra_source *s);
 /// Gives back the unused slots at the end of the derivation table that ends `dslots` (a list's
 /// table grows by half: up to a third of it is room). A payload's delta calls it when it finishes.

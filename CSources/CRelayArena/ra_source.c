@@ -363,7 +363,14 @@ static inline void settle_index(ra_source *s) {
     if (s->nunindexed) insert_unindexed(s);
 }
 
-void ra_source_settle_index(ra_source *s) { settle_index(s); }
+void ra_source_settle_index(ra_source *s) {
+    settle_index(s);
+    // Only a payload's own data IDs go past the index: a finished delta (a store, once
+    // published into an empty one) needs no filter.
+    ra_dealloc(s->bloom);
+    s->bloom = NULL;
+    s->bloom_words = 0;
+}
 
 // find for a text about to be interned. A text found in the index is the only symbol of its
 // text (whatever waits to be indexed was checked against the index when it came, and everything
