@@ -346,6 +346,11 @@ static void bloom_build(ra_source *s, uint64_t texts) {
         if (!ra_sym_derived(s, sym)) b[ra_bloom_at(s->syms[sym].hash, (uint32_t)words)] |= ra_bloom_bits(s->syms[sym].hash);
 }
 
+static inline bool bloom_has(const ra_source *s, uint32_t hash) {
+    uint64_t bits = ra_bloom_bits(hash);
+    return (s->bloom[ra_bloom_at(hash, s->bloom_words)] & bits) == bits;
+}
+
 static inline void bloom_add(ra_source *s, uint32_t hash) {
     if (s->bloom) s->bloom[ra_bloom_at(hash, s->bloom_words)] |= ra_bloom_bits(hash);
 }
@@ -504,13 +509,11 @@ uint32_t ra_intern_placed(ra_source *s, uint32_t offset, size_t len, uint32_t ha
         if ((size_t)offset + head + len == s->sym_bytes.len) s->sym_bytes.len = offset;  // (still readable)
         return intern_shaped(s, text, pl, index);
     }
-    uint64_t bits = ra_bloom_bits(hash);
-    if (s->bloom && (s->bloom[ra_bloom_at(hash, s->bloom_words)] & bits) != bits &&
-        (uint64_t)(s->nindexed + 1) * 4 <= (uint64_t)s->index_cap * 3) {
+    if (s->bloom && !bloom_has(s, hash) && (uint64_t)(s->nindexed + 1) * 4 <= (uint64_t)s->index_cap * 3) {
         // Not interned for certain: registered where it lies, its index slot written with the batch.
         uint32_t sym = new_symbol(s, offset, hash);
         if (!sym) return 0;
-        s->bloom[ra_bloom_at(hash, s->bloom_words)] |= bits;
+        bloom_add(s, hash);
         s->nindexed++;
         s->unindexed[s->nunindexed++] = sym;
         ra_prefetch_slot(s, hash);
