@@ -1262,7 +1262,8 @@ void ra_normalizer_expect(ra_normalizer *n, uint64_t total_bytes) {
     if (n->failed || n->consumed || total_bytes > n->limits.max_bytes || total_bytes > ((uint64_t)1 << 34)) return;
     // Generous per-byte guesses (a to-do list needs a symbol and a record per ~60 bytes, half of
     // them texts in the index, a field slot per ~24 and about half its bytes again as heap and
-    // symbol text); past a guess the arrays grow as usual. Failing to reserve is not an error here: growth will report it.
+    // symbol text); past a guess the arrays grow as usual. Failing to reserve is not an error
+    // here: growth will report it.
     uint64_t b = total_bytes;
     (void)ra_source_reserve(n->delta, (uint32_t)(b / 64), (uint32_t)(b / 112), (size_t)(b * 3 / 4), (uint32_t)(b / 48),
                             (uint32_t)(b / 16), (size_t)(b * 3 / 4));
