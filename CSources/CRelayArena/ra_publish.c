@@ -112,11 +112,12 @@ static bool value_equal(const ra_source *st, uint64_t sv, const ra_source *d, ui
     case RA_TAG_REF:
     case RA_TAG_IDSTR: return ra_value_payload(sv) == tr[ra_value_payload(dv)];
     case RA_TAG_REFS: {
-        uint32_t n = ra_source_refs_count(d, dv);
-        if (ra_source_refs_count(st, sv) != n) return false;
-        for (uint32_t i = 0; i < n; i++) {
-            uint32_t ds = ra_source_refs_at(d, dv, i);
-            if (ra_source_refs_at(st, sv, i) != (ds ? tr[ds] : 0)) return false;
+        uint32_t la, lb;
+        const uint8_t *a = ra_heap_value(st, ra_value_payload(sv), &la), *b = ra_heap_value(d, ra_value_payload(dv), &lb);
+        if (la != lb) return false;
+        for (uint32_t i = 0; i < lb; i += 4) {
+            uint32_t ds = ra_load_u32(b + i);
+            if (ra_load_u32(a + i) != (ds ? tr[ds] : 0)) return false;
         }
         return true;
     }
@@ -170,13 +171,13 @@ static uint64_t translate(ra_source *st, const ra_source *d, uint64_t dv, const 
     case RA_TAG_REF:
     case RA_TAG_IDSTR: return ra_make(ra_value_tag(dv), tr[ra_value_payload(dv)]);
     case RA_TAG_REFS: {
-        uint32_t n = ra_source_refs_count(d, dv);
+        uint32_t len;
+        const uint8_t *from = ra_heap_value(d, ra_value_payload(dv), &len);
         uint64_t off;
-        uint8_t *p = ra_heap_alloc(st, n * 4, &off);
-        for (uint32_t i = 0; i < n; i++) {
-            uint32_t ds = ra_source_refs_at(d, dv, i);
-            uint32_t ss = ds ? tr[ds] : 0;
-            memcpy(p + 4 * (size_t)i, &ss, 4);
+        uint8_t *p = ra_heap_alloc(st, len, &off);
+        for (uint32_t i = 0; i < len; i += 4) {
+            uint32_t ds = ra_load_u32(from + i), ss = ds ? tr[ds] : 0;
+            memcpy(p + i, &ss, 4);
         }
         return ra_make(RA_TAG_REFS, off);
     }
@@ -202,12 +203,16 @@ static size_t heap_need(const ra_source *d, uint64_t dv) {
 }
 
 // One delta record that will change the store: its index in the delta, the store record (or
-// -1 when new) and how many keys it adds to an existing record.
+// -1 when new), how many keys it adds to an existing record and which of its first 64 fields
+// differ (pass 2 writes those without comparing again: by then the store's lines are long gone).
 typedef struct change {
     uint32_t drec;
-    int64_t srec;
     uint32_t new_keys;
+    int64_t srec;
+    uint64_t differ;
 } change;
+
+#define RA_DIFFER_BITS 64u
 
 // Whether store symbol `ss` has the text of delta symbol `ds` (a derived one's prefix translated
 // already), judged without the index. A text against a derivation of the same text says no: the
@@ -280,20 +285,22 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
             if (!sr) need_recs++;
             need_fields += dr->count;
             for (uint32_t f = 0; f < dr->count; f++) need_heap += heap_need(d, ra_slot_value(d->slots[dr->fields + f]));
-            changes[nchanges++] = (change){i, sr ? (int64_t)rec1 - 1 : -1, 0};
+            changes[nchanges++] = (change){i, 0, sr ? (int64_t)rec1 - 1 : -1, 0};
             continue;
         }
         if (!dr->type) {
-            if (sr->type) changes[nchanges++] = (change){i, (int64_t)rec1 - 1, 0};
+            if (sr->type) changes[nchanges++] = (change){i, 0, (int64_t)rec1 - 1, 0};
             continue;
         }
         bool changed = sr->type != tr[dr->type];
         uint32_t new_keys = 0;
+        uint64_t differ = 0;
         for (uint32_t f = 0; f < dr->count; f++) {
             uint64_t dslot = d->slots[dr->fields + f], dv = ra_slot_value(dslot);
             uint64_t sv = store_value(st, rec1 - 1, f, tr[ra_slot_key(dslot)]);
             if (sv && value_equal_fast(st, sv, d, dv, tr)) continue;
             if (!sv) new_keys++;
+            if (f < RA_DIFFER_BITS) differ |= (uint64_t)1 << f;
             need_heap += heap_need(d, dv);
             changed = true;
         }
@@ -302,7 +309,7 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
         // rather than drop a field halfway through the merge.
         if ((uint64_t)sr->count + new_keys > RA_MAX_FIELDS_PER_RECORD) goto limit;
         if (sr->count + new_keys > sr->cap) need_fields += (uint64_t)sr->count + new_keys;
-        changes[nchanges++] = (change){i, (int64_t)rec1 - 1, new_keys};
+        changes[nchanges++] = (change){i, new_keys, (int64_t)rec1 - 1, differ};
     }
     if (need_fields > UINT32_MAX - (uint64_t)st->nfields || need_recs > UINT32_MAX - (uint64_t)st->nrecs) goto limit;
     if (need_heap > RA_MAX_HEAP - st->heap.len) goto heap_limit;
@@ -314,6 +321,15 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
     // Pass 2: apply. Every allocation was made above, so nothing here can fail.
     st->nupdated = 0;
     for (uint32_t c = 0; c < nchanges; c++) {
+        // The records ahead, then (their headers in by now) their slots.
+        if (c + 8 < nchanges) {
+            __builtin_prefetch(&d->recs[changes[c + 8].drec]);
+            if (changes[c + 8].srec >= 0) __builtin_prefetch(&st->recs[changes[c + 8].srec]);
+        }
+        if (c + 4 < nchanges) {
+            __builtin_prefetch(&d->slots[d->recs[changes[c + 4].drec].fields]);
+            if (changes[c + 4].srec >= 0) __builtin_prefetch(&st->slots[st->recs[changes[c + 4].srec].fields], 1);
+        }
         const ra_record *dr = &d->recs[changes[c].drec];
         uint32_t id = tr[dr->id];
         int64_t ri = changes[c].srec;
@@ -338,11 +354,19 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
             // One exact relocation when keys are added (reserved in pass 1), then set.
             if (changes[c].new_keys) ra_record_reserve(st, (uint32_t)ri, sr->count + changes[c].new_keys);
             for (uint32_t f = 0; f < dr->count; f++) {
+                if (f < RA_DIFFER_BITS && !(changes[c].differ >> f & 1)) continue;
                 uint64_t dslot = d->slots[dr->fields + f], dv = ra_slot_value(dslot);
                 uint32_t key = tr[ra_slot_key(dslot)];
-                uint64_t sv = store_value(st, (uint32_t)ri, f, key);
-                if (sv && value_equal_fast(st, sv, d, dv, tr)) continue;
-                ra_record_set(st, (uint32_t)ri, key, translate(st, d, dv, tr));
+                if (f >= RA_DIFFER_BITS) {
+                    uint64_t sv = store_value(st, (uint32_t)ri, f, key);
+                    if (sv && value_equal_fast(st, sv, d, dv, tr)) continue;
+                }
+                // Where pass 1 found the key (its slot, mostly), or one more slot.
+                uint64_t *at = f < sr->count ? &st->slots[sr->fields + f] : NULL;
+                if (at && ra_slot_key(*at) == key)
+                    *at = ra_slot_pack(key, translate(st, d, dv, tr));
+                else
+                    ra_record_set(st, (uint32_t)ri, key, translate(st, d, dv, tr));
             }
         }
         st->updated[st->nupdated++] = id;

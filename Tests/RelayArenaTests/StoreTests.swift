@@ -145,6 +145,63 @@ final class StoreTests: XCTestCase {
         }
     }
 
+    /// A refetch writes exactly the fields whose values differ, on records of more than 64 fields
+    /// too (publish remembers which of a record's first 64 differ and compares the rest again), and
+    /// whether the payload lists the fields in the store's order or another: values read back as
+    /// merged, the store grows by the changed values alone, and the same payload again changes
+    /// nothing.
+    func testARefetchWritesTheFieldsThatDifferAndNoOthers() throws {
+        let compiler = try Compiler(schema: GraphQLSourceFile(name: "s.graphql", text: """
+            interface Node { id: ID! }
+            type Query { thing(id: ID!): Thing }
+            type Thing implements Node { id: ID! f(i: Int): String }
+            """))
+        func plan(fields: Int) throws -> NormalizationPlan {
+            let selections = (0..<fields).map { "f\($0): f(i: \($0))" }.joined(separator: " ")
+            let docs = try compiler.compile([GraphQLSourceFile(name: "q.graphql", text: #"query Q { thing(id: "T") { id \#(selections) } }"#)])
+            return try NormalizationPlan(operation: docs.operations["Q"]!)
+        }
+        func payload(_ values: [String], reversed: Bool = false) -> [UInt8] {
+            var fields = values.enumerated().map { #""f\#($0.offset)":"\#($0.element)""# }
+            if reversed { fields.reverse() }
+            return Array(#"{"data":{"thing":{"id":"T",\#(fields.joined(separator: ","))}}}"#.utf8)
+        }
+        func read(_ store: RecordStore, _ count: Int) -> [String?] {
+            store.withSnapshot { s in
+                guard case .record(let t) = s.record("T") else { return [] }
+                return (0..<count).map { k in
+                    if case .string(let v)? = s.field(t, "f(i:\(k))") { return v.string }
+                    return nil
+                }
+            }
+        }
+        let seventy = try plan(fields: 70)
+        var values = (0..<70).map { "value \($0)" }
+        for reversed in [false, true] {
+            let store = RecordStore()
+            try store.commit(response: payload(values), plan: seventy)
+            var changed = values
+            changed[3] = "three"  // among the first 64
+            changed[67] = "sixty-seven"  // past them
+            let before = store.arenaBytes
+            XCTAssertEqual(Array(try store.commit(response: payload(changed, reversed: reversed), plan: seventy)), ["T"])
+            XCTAssertEqual(read(store, 70), changed, "reversed: \(reversed)")
+            // A string under 255 bytes takes its length byte and its bytes on the heap.
+            XCTAssertEqual(store.arenaBytes - before, 1 + "three".utf8.count + 1 + "sixty-seven".utf8.count,
+                           "only the two changed values were written (reversed: \(reversed))")
+            XCTAssertEqual(Array(try store.commit(response: payload(changed, reversed: !reversed), plan: seventy)), [])
+            XCTAssertEqual(read(store, 70), changed)
+        }
+        // New keys past the first 64 and a changed one before them: the record moves once, with
+        // the new fields after the old.
+        let store = RecordStore()
+        try store.commit(response: payload(Array(values.prefix(60))), plan: try plan(fields: 60))
+        values[5] = "five"
+        XCTAssertEqual(Array(try store.commit(response: payload(values, reversed: true), plan: seventy)), ["T"])
+        XCTAssertEqual(read(store, 70), values)
+        XCTAssertEqual(Array(try store.commit(response: payload(values), plan: seventy)), [])
+    }
+
     /// Symbol texts keep a length under 255 in one byte and a longer one in five. Data IDs, client
     /// IDs written in place (`client:<id>:settings`: 254, 255 and 256 bytes here) and list items'
     /// derived IDs over prefixes of either form are found by their text, survive a store file,
