@@ -58,6 +58,7 @@ static struct retained {
     void *base;
     size_t bytes;     // mapped
     size_t resident;  // at most this much of it was written (what the limit counts)
+    size_t last;      // the size its last holder asked for
 } retained[RA_RETAIN_SLOTS];
 static size_t nretained, retained_total;
 static size_t retain_limit = (size_t)256 << 20;
@@ -68,14 +69,28 @@ static void retained_remove(size_t i) {
     nretained--;
 }
 
-// The smallest retained block of at least `bytes` and not much more (a small array must not pin a
-// large mapping), or NULL.
+// A retained block of at least `bytes` and not much more (a small array must not pin a large
+// mapping), or NULL. A payload asks for the same sizes as the last one, array by array, and each
+// array should get back the block it filled, its pages still in. So a block whose last holder
+// asked for exactly `bytes` comes first, the one with the most pages in among those (two arrays
+// of one size, a full one and an idle one, must not trade blocks); else the smallest that fits,
+// the one with the fewest pages in among equals (leaving full blocks to their own arrays).
+static bool better_fit(const struct retained *a, const struct retained *b, size_t bytes) {
+    bool ea = a->last == bytes, eb = b->last == bytes;
+    if (ea != eb) return ea;
+    if (ea) return a->resident > b->resident;
+    if (a->bytes != b->bytes) return a->bytes < b->bytes;
+    return a->resident < b->resident;
+}
+
 static void *retained_take(size_t bytes, size_t *got) {
     pthread_mutex_lock(&retain_lock);
     size_t best = nretained;
     for (size_t i = 0; i < nretained; i++) {
         size_t have = retained[i].bytes;
-        if (have >= bytes && have / 4 <= bytes + RA_MAP_MIN && (best == nretained || have < retained[best].bytes)) best = i;
+        if (have >= bytes && have / 4 <= bytes + RA_MAP_MIN &&
+            (best == nretained || better_fit(&retained[i], &retained[best], bytes)))
+            best = i;
     }
     void *m = NULL;
     if (best < nretained) {
@@ -94,7 +109,7 @@ static void *retained_take(size_t bytes, size_t *got) {
 // unmapped whole would leave it no block of the size it needs (a fresh mapping, every page
 // faulted in again) while a smaller kept block sat idle. The pages given back are the budget's
 // excess either way. (Under the lock: a block taken meanwhile must not lose what is written.)
-static void retained_give(void *base, size_t bytes, size_t resident) {
+static void retained_give(void *base, size_t bytes, size_t resident, size_t last) {
     void *evict = NULL, *oldest = NULL;
     size_t nevict = 0, noldest = 0;
     pthread_mutex_lock(&retain_lock);
@@ -106,7 +121,7 @@ static void retained_give(void *base, size_t bytes, size_t resident) {
             retained_remove(0);
         }
         RA_POISON(base, bytes);
-        retained[nretained++] = (struct retained){base, bytes, resident};
+        retained[nretained++] = (struct retained){base, bytes, resident, last};
         retained_total += resident;
         for (size_t i = 0; retained_total > retain_limit && i < nretained; i++) {
             struct retained *r = &retained[i];
@@ -250,7 +265,7 @@ void ra_dealloc_used(void *p, size_t used) {
     // budget counts the memory a kept block holds, not the address space it spans.
     size_t mapped = mapped_bytes(h), keep = used < mapped - RA_HEADER ? page_round(RA_HEADER + used) : mapped;
     if (keep < mapped) (void)madvise((uint8_t *)h + keep, mapped - keep, MADV_DONTNEED);
-    retained_give(h, mapped, keep);
+    retained_give(h, mapped, keep, page_round(h->size + RA_HEADER));
 }
 
 int64_t ra_live_allocations(void) { return atomic_load_explicit(&live_blocks, memory_order_relaxed); }

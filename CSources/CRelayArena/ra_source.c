@@ -421,7 +421,9 @@ bool ra_source_reserve(ra_source *s, uint32_t syms, uint32_t indexed, size_t sym
     uint64_t want_slots = (uint64_t)s->ndslots + (syms - indexed);  // derived symbols' table slots
     if (want_slots > UINT32_MAX || !ra_grow((void **)&s->dslots, &s->capdslots, (uint32_t)want_slots, sizeof(uint32_t)))
         return false;
-    if (!ra_buf_reserve(&s->sym_bytes, sym_bytes) || !ra_buf_reserve(&s->heap, heap)) return false;
+    // The heap first: the two ask for blocks of one size, and the one that asks first gets the
+    // retained block with the most pages in (see ra_alloc.c), which the heap fills more of.
+    if (!ra_buf_reserve(&s->heap, heap) || !ra_buf_reserve(&s->sym_bytes, sym_bytes)) return false;
     if ((uint64_t)s->nrecs + recs >= UINT32_MAX ||
         !ra_grow((void **)&s->recs, &s->caprecs, s->nrecs + recs, sizeof(ra_record)))
         return false;

@@ -214,7 +214,7 @@ void ra_normalizer_destroy(ra_normalizer *_Nullable n);
 /// starting value once every source, plan and normalizer is destroyed.
 int64_t ra_live_allocations(void);
 
-/// Large blocks (1 MiB and more) that sources and normalizers have freed are kept, for the next
+/// Large blocks (256 KiB and more) that sources and normalizers have freed are kept, for the next
 /// ones to reuse without the kernel's unmap, fault and zeroing: their written pages up to a limit
 /// (256 MiB unless set); past it the oldest blocks give back pages but stay mapped (64 blocks at
 /// most). ra_release_retained_memory() unmaps them now; a limit of 0 keeps none.
