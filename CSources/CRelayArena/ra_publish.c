@@ -114,10 +114,10 @@ static bool value_equal(const ra_source *st, uint64_t sv, const ra_source *d, ui
     case RA_TAG_REFS: {
         uint32_t la, lb;
         const uint8_t *a = ra_heap_value(st, ra_value_payload(sv), &la), *b = ra_heap_value(d, ra_value_payload(dv), &lb);
-        if (la != lb) return false;
-        for (uint32_t i = 0; i < lb; i += 4) {
-            uint32_t ds = ra_load_u32(b + i);
-            if (ra_load_u32(a + i) != (ds ? tr[ds] : 0)) return false;
+        if (la / 4 != lb / 4) return false;
+        for (uint32_t i = 0; i < lb / 4; i++) {
+            uint32_t ds = ra_load_u32(b + 4 * (size_t)i);
+            if (ra_load_u32(a + 4 * (size_t)i) != (ds ? tr[ds] : 0)) return false;
         }
         return true;
     }
@@ -174,10 +174,10 @@ static uint64_t translate(ra_source *st, const ra_source *d, uint64_t dv, const 
         uint32_t len;
         const uint8_t *from = ra_heap_value(d, ra_value_payload(dv), &len);
         uint64_t off;
-        uint8_t *p = ra_heap_alloc(st, len, &off);
-        for (uint32_t i = 0; i < len; i += 4) {
-            uint32_t ds = ra_load_u32(from + i), ss = ds ? tr[ds] : 0;
-            memcpy(p + i, &ss, 4);
+        uint8_t *p = ra_heap_alloc(st, len / 4 * 4, &off);
+        for (uint32_t i = 0; i < len / 4; i++) {
+            uint32_t ds = ra_load_u32(from + 4 * (size_t)i), ss = ds ? tr[ds] : 0;
+            memcpy(p + 4 * (size_t)i, &ss, 4);
         }
         return ra_make(RA_TAG_REFS, off);
     }
