@@ -585,8 +585,6 @@ static int write_type_record(ra_normalizer *n, const char *type, size_t tlen, ui
     return 1;
 }
 
-// Resolves pending records above `mark` (parents after children, so walk backwards), commits
-// them in order, and drops them.
 // The client IDs of one list's items, "client:<parent>:<storage key>:<index>", share all but
 // the index: they are derived symbols of the prefix "client:<parent>:<storage key>", interned
 // once per list (the last prefix is kept).
@@ -604,6 +602,8 @@ static uint32_t list_item_client_id(ra_normalizer *n, uint32_t parent, uint32_t 
     return ra_intern_derived(n->delta, n->cid_prefix, index);
 }
 
+// Resolves the pending records above `mark` now that the frame at `frame_depth` has its ID
+// `frame_sym`, commits them in order, and drops them.
 static int settle_pending(ra_normalizer *n, uint32_t mark, uint32_t frame_depth, uint32_t frame_sym) {
     // The frame's own list items first, front to back (so their client IDs fill their prefix's
     // table in order), then the records parked inside them from the back: a parked record's
