@@ -24,11 +24,12 @@ let package = Package(
             providers: [.apt(["libyajl-dev"])]
         ),
         // The C core: plan interpreter, staging, arena store, symbol table, JSON import/export.
+        // No unsafeFlags (SwiftPM refuses them in a versioned dependency below tools version 6.2):
+        // SwiftPM's -O2 in release; .ci/run compiles it with -Wall -Wextra -Werror.
         .target(
             name: "CRelayArena",
             dependencies: ["CYajl"],
-            path: "CSources/CRelayArena",
-            cSettings: [.unsafeFlags(["-O2", "-std=gnu11", "-Wall", "-Wextra", "-Wno-unused-parameter"])]
+            path: "CSources/CRelayArena"
         ),
         // Runtime: artifacts, store, normalize, read. No GraphQL parser here.
         .target(
@@ -64,5 +65,6 @@ let package = Package(
                     path: "Tests/RelayArenaViewsTests"),
         .testTarget(name: "RelayArenaCLITests", dependencies: ["RelayArenaTestSupport", "RelayArenaWorkloads", "relay-arena"], path: "Tests/RelayArenaCLITests"),
     ],
-    swiftLanguageModes: [.v6]
+    swiftLanguageModes: [.v6],
+    cLanguageStandard: .gnu11
 )

@@ -1,16 +1,21 @@
 // swift-tools-version:6.0
-// A package using the RelayArenaGenerate build-tool plugin from the enclosing RelayArena checkout
-// (`../..`); `check.sh` builds and runs it. Not part of the main package's build.
+// A package using the RelayArenaGenerate build-tool plugin of this RelayArena checkout; `check.sh`
+// builds and runs it. Not part of the main package's build.
 import Foundation
 import PackageDescription
 
-// A path dependency's identity is its directory's name, whatever the checkout is called.
+// check.sh hands in the checkout as a tagged git repository (RELAY_ARENA_SAMPLE_URL), so that
+// the sample depends on RelayArena by version, as a user's package does: SwiftPM checks more of
+// such a dependency (unsafe build flags, for one) than of a path. Without it, the enclosing
+// checkout (`../..`) by path. Either way the package's identity is the last path component.
 let root = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent().deletingLastPathComponent()
-let relayArena = root.lastPathComponent
+let versioned = Context.environment["RELAY_ARENA_SAMPLE_URL"]
+let relayArena = versioned.map { URL(string: $0)!.lastPathComponent } ?? root.lastPathComponent
+let dependency: Package.Dependency = versioned.map { .package(url: $0, exact: "1.0.0") } ?? .package(path: root.path)
 
 let package = Package(
     name: "PluginSample",
-    dependencies: [.package(path: root.path)],
+    dependencies: [dependency],
     targets: [
         .executableTarget(
             name: "PluginSample",
