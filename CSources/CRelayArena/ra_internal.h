@@ -291,6 +291,11 @@ void ra_sym_write(const ra_source *s, uint32_t sym, char *out);
 /// starting "client:" and not ending like an index, see ra_derived_shape), else as text.
 /// 0 on OOM / past the limits.
 uint32_t ra_intern_derived(ra_source *s, uint32_t prefix, uint32_t index);
+/// ra_intern_derived for the items of one list, interned one after another: `*hint` remembers
+/// where the prefix's table sits in the table map (UINT32_MAX at first), so that the next index,
+/// usually the slot after the last, is taken without finding the table again. A stale hint (the
+/// map grew, the prefix changed) only costs the full search, which refreshes it.
+uint32_t ra_intern_derived_hinted(ra_source *s, uint32_t prefix, uint32_t index, uint32_t *hint);
 /// Writes the index slots of the texts interned past the filter and not yet indexed, and drops
 /// the filter (ra_source.c): a payload's delta calls it when it finishes, so a published source
 /// has none waiting.

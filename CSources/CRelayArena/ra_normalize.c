@@ -598,8 +598,9 @@ static uint32_t list_item_client_id(ra_normalizer *n, uint32_t parent, uint32_t 
         n->cid_parent = parent;
         n->cid_key = storage_key;
         n->cid_prefix = sym;
+        n->cid_hint = UINT32_MAX;
     }
-    return ra_intern_derived(n->delta, n->cid_prefix, index);
+    return ra_intern_derived_hinted(n->delta, n->cid_prefix, index, &n->cid_hint);
 }
 
 // Resolves the pending records above `mark` now that the frame at `frame_depth` has its ID

@@ -243,7 +243,7 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
     // store symbol after the last one found is tried first, and while that guess holds, the
     // store's symbols are read front to back and its index not at all. Otherwise the index and
     // symbol entries are probed at random, each lookup's lines requested 16 and 8 symbols ahead.
-    uint32_t last = 0;
+    uint32_t last = 0, dhint = UINT32_MAX;  // a list's items come one after another
     for (uint32_t sym = 1; sym < d->nsyms; sym++) {
         if (last + 1 < st->nsyms && same_symbol(st, last + 1, d, sym, tr)) {
             tr[sym] = ++last;
@@ -255,7 +255,7 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
         if (ra_sym_derived(d, sym)) {
             uint32_t prefix, index;
             ra_sym_derivation(d, sym, &prefix, &index);  // the prefix came first: tr[prefix] is set
-            tr[sym] = prefix < sym ? ra_intern_derived(st, tr[prefix], index) : 0;
+            tr[sym] = prefix < sym ? ra_intern_derived_hinted(st, tr[prefix], index, &dhint) : 0;
         } else {
             uint32_t len;
             const char *text = ra_sym_text(d, sym, &len);

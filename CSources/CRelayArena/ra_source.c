@@ -576,6 +576,28 @@ uint32_t ra_intern_derived(ra_source *s, uint32_t prefix, uint32_t index) {
     return sym;
 }
 
+uint32_t ra_intern_derived_hinted(ra_source *s, uint32_t prefix, uint32_t index, uint32_t *hint) {
+    uint32_t h = *hint;
+    if (h < s->dtab_cap && s->dtabs[h].prefix == prefix && prefix) {
+        ra_dtable *t = &s->dtabs[h];
+        if (index < t->cap) {
+            uint32_t found = s->dslots[t->start + index];
+            if (found) return found;
+            if (!t->overflow) {  // (else the index may hold it: the full search below)
+                uint32_t sym = new_symbol(s, prefix | RA_SYM_DERIVED, index);
+                if (!sym) return 0;
+                s->dslots[t->start + index] = sym;
+                t->count++;
+                return sym;
+            }
+        }
+    }
+    uint32_t sym = ra_intern_derived(s, prefix, index);
+    const ra_dtable *t = sym && prefix < s->nsyms ? dtab_find(s, prefix) : NULL;
+    *hint = t ? (uint32_t)(t - s->dtabs) : UINT32_MAX;
+    return sym;
+}
+
 void ra_derivation_start(const ra_source *s, ra_derivation *d, uint32_t prefix) {
     uint32_t pl;
     const char *t = ra_sym_text(s, prefix, &pl);

@@ -135,6 +135,46 @@ final class ClientIDTests: XCTestCase {
         XCTAssertFalse(updated.contains("\(prefix):76"))
     }
 
+    /// A list's items are interned through a remembered position of their prefix's table
+    /// (ra_intern_derived_hinted). Here every item of the outer list holds three records whose
+    /// data IDs are spelled like list items' client IDs, each of a prefix of its own
+    /// ("client:p7_2:q:63"), so new prefix tables (of 64 slots) are made between two of the outer
+    /// list's items: the map of tables grows (8 … 128 places) and moves the outer list's table;
+    /// with these counts, another table then sits where the outer one was (at its 11th item). Every
+    /// item must still get its own ID, in one payload and when the same payload comes again.
+    func testListItemsKeepTheirIDsWhileTheTableMapGrowsUnderThem() throws {
+        let compiler = try Compiler(schema: GraphQLSourceFile(name: "todo.graphql", text: Fixtures.text("todo.graphql")))
+        let docs = try compiler.compile([GraphQLSourceFile(
+            name: "q.graphql", text: #"query Q { user(id: "me") { id friends(first: 40) { name friends(first: 3) { id name } } } }"#)])
+        let plan = try NormalizationPlan(operation: docs.operations["Q"]!)
+        let outer = "client:U1:friends(first:40)"
+        let friends = (0..<40).map { i in
+            let inner = (0..<3).map { k in #"{"id":"client:p\#(i)_\#(k):q:63","name":"g\#(i).\#(k)"}"# }
+            return #"{"name":"f\#(i)","friends":[\#(inner.joined(separator: ","))]}"#
+        }.joined(separator: ",")
+        let response = Array(#"{"data":{"user":{"id":"U1","friends":[\#(friends)]}}}"#.utf8)
+        let store = RecordStore()
+        try store.commit(response: response, plan: plan)
+        XCTAssertEqual(store.recordCount, 2 + 40 + 40 * 3, "the root, the user, 40 friends and 3 each of theirs")
+        func check() {
+            store.withSnapshot { s in
+                let expected = (0..<40).flatMap { i in
+                    [("\(outer):\(i)", "f\(i)")] + (0..<3).map { k in ("client:p\(i)_\(k):q:63", "g\(i).\(k)") }
+                }
+                for (id, name) in expected {
+                    guard case .record(let r) = s.record(id), case .string(let n)? = s.field(r, "name") else {
+                        return XCTFail("\(id) not found")
+                    }
+                    XCTAssertEqual(n.string, name, id)
+                }
+            }
+        }
+        check()
+        XCTAssertEqual(try store.commit(response: response, plan: plan).count, 0, "the same payload again changes nothing")
+        XCTAssertEqual(store.recordCount, 2 + 40 + 40 * 3)
+        check()
+    }
+
     /// Which texts are derived symbols is decided by the text alone, so a data ID spelled like a
     /// list item's client ID is that item, whichever arrives first, in one payload or across two.
     func testADataIDSpelledLikeAListItemIsThatItem() throws {
