@@ -31,12 +31,9 @@ if git -C "$root" rev-parse --git-dir >/dev/null 2>&1; then
     git -C "$repo" -c user.name=check -c user.email=check@localhost commit -q -m "checkout for the plugin sample"
     git -C "$repo" tag 1.0.0
     export RELAY_ARENA_SAMPLE_URL="file://$repo"
-    # The sample is built from a copy, so that its Package.resolved (which pins that repository)
-    # stays in the scratch directory.
-    sample="$scratch/sample"
-    rm -rf "$sample" && mkdir -p "$sample"
-    cp -R "$here/." "$sample/"
-    rm -f "$sample/Package.resolved"
+    # The sample is built from that copy, so that its Package.resolved (which pins the
+    # repository) stays in the scratch directory, and no build of it made in place comes along.
+    sample="$repo/Tests/PluginSample"
 else
     echo "check.sh: not a git checkout; the sample depends on it by path" >&2
     sample=$here  # its manifest finds the checkout two levels up
