@@ -101,10 +101,7 @@ final class ClientIDTests: XCTestCase {
     /// second is interned and its probe meets the first, and when a refetch guesses a store symbol
     /// by position (ra_publish.c) and the guess lands on the other one.
     func testListItemsWhoseClientIDsShareAHashStayDistinct() throws {
-        let compiler = try Compiler(schema: GraphQLSourceFile(name: "todo.graphql", text: Fixtures.text("todo.graphql")))
-        let docs = try compiler.compile([GraphQLSourceFile(
-            name: "q.graphql", text: #"query Q { user(id: "me") { id friends(first: 100) { name } } }"#)])
-        let plan = try NormalizationPlan(operation: docs.operations["Q"]!)
+        let plan = try friendsPlan(first: 100, extra: "")
         let prefix = "client:U2903594:friends(first:100)"
         func response(_ friends: [String?]) -> [UInt8] {
             let items = friends.map { $0.map { #"{"name":"\#($0)"}"# } ?? "null" }.joined(separator: ",")
@@ -143,10 +140,7 @@ final class ClientIDTests: XCTestCase {
     /// with these counts, another table then sits where the outer one was (at its 11th item). Every
     /// item must still get its own ID, in one payload and when the same payload comes again.
     func testListItemsKeepTheirIDsWhileTheTableMapGrowsUnderThem() throws {
-        let compiler = try Compiler(schema: GraphQLSourceFile(name: "todo.graphql", text: Fixtures.text("todo.graphql")))
-        let docs = try compiler.compile([GraphQLSourceFile(
-            name: "q.graphql", text: #"query Q { user(id: "me") { id friends(first: 40) { name friends(first: 3) { id name } } } }"#)])
-        let plan = try NormalizationPlan(operation: docs.operations["Q"]!)
+        let plan = try self.plan(#"query Q { user(id: "me") { id friends(first: 40) { name friends(first: 3) { id name } } } }"#)
         let outer = "client:U1:friends(first:40)"
         let friends = (0..<40).map { i in
             let inner = (0..<3).map { k in #"{"id":"client:p\#(i)_\#(k):q:63","name":"g\#(i).\#(k)"}"# }
@@ -157,16 +151,9 @@ final class ClientIDTests: XCTestCase {
         try store.commit(response: response, plan: plan)
         XCTAssertEqual(store.recordCount, 2 + 40 + 40 * 3, "the root, the user, 40 friends and 3 each of theirs")
         func check() {
-            store.withSnapshot { s in
-                let expected = (0..<40).flatMap { i in
-                    [("\(outer):\(i)", "f\(i)")] + (0..<3).map { k in ("client:p\(i)_\(k):q:63", "g\(i).\(k)") }
-                }
-                for (id, name) in expected {
-                    guard case .record(let r) = s.record(id), case .string(let n)? = s.field(r, "name") else {
-                        return XCTFail("\(id) not found")
-                    }
-                    XCTAssertEqual(n.string, name, id)
-                }
+            for i in 0..<40 {
+                XCTAssertEqual(name(in: store, "\(outer):\(i)"), "f\(i)")
+                for k in 0..<3 { XCTAssertEqual(name(in: store, "client:p\(i)_\(k):q:63"), "g\(i).\(k)") }
             }
         }
         check()
@@ -239,9 +226,13 @@ final class ClientIDTests: XCTestCase {
     }
 
     private func friendsPlan(first: Int, extra: String) throws -> NormalizationPlan {
+        try plan(#"query Q { user(id: "me") { id friends(first: \#(first)) { name } \#(extra) } }"#)
+    }
+
+    /// The plan of query `Q` in `text`, against the to-do schema.
+    private func plan(_ text: String) throws -> NormalizationPlan {
         let compiler = try Compiler(schema: GraphQLSourceFile(name: "todo.graphql", text: Fixtures.text("todo.graphql")))
-        let docs = try compiler.compile([GraphQLSourceFile(
-            name: "q.graphql", text: #"query Q { user(id: "me") { id friends(first: \#(first)) { name } \#(extra) } }"#)])
+        let docs = try compiler.compile([GraphQLSourceFile(name: "q.graphql", text: text)])
         return try NormalizationPlan(operation: docs.operations["Q"]!)
     }
 
