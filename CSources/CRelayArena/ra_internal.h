@@ -258,7 +258,7 @@ uint32_t ra_lookup(const ra_source *s, const char *text, size_t len, uint32_t ha
 /// Copies `len` bytes (after their length) to the end of sym_bytes without making them a symbol yet: the
 /// text of a data ID whose interning waits until its record closes, so that its index slot can be
 /// prefetched first. `*offset` gets where; false on OOM / past the limit.
-bool ra_sym_place(ra_source *s, const char *text, size_t len, uint32_t *offset);
+static inline bool ra_sym_place(ra_source *s, const char *text, size_t len, uint32_t *offset);
 /// Interns the text placed at `offset` (ra_sym_place): registered where it lies when new, so it is
 /// copied once. When it was interned already, those bytes are given back if nothing was placed
 /// after them (else they stay unused, as a found text's tail copy does). 0 on OOM / limits.
@@ -451,6 +451,21 @@ static inline __attribute__((always_inline)) void ra_copy_short(void *dst, const
         d[n / 2] = b;
         d[n - 1] = c;
     }
+}
+
+static inline __attribute__((always_inline)) bool ra_sym_place(ra_source *s, const char *text, size_t len, uint32_t *offset) {
+    size_t head = ra_len_size(len);
+    if (len >= RA_MAX_SYM_BYTES || s->sym_bytes.len + head + len >= RA_MAX_SYM_BYTES) {
+        s->names_full = true;
+        return false;
+    }
+    if (!ra_buf_reserve(&s->sym_bytes, head + len)) return false;
+    uint32_t off = (uint32_t)s->sym_bytes.len;
+    ra_len_put(s->sym_bytes.data + off, (uint32_t)len);
+    ra_copy_short(s->sym_bytes.data + off + head, text, len);
+    s->sym_bytes.len += head + len;
+    *offset = off;
+    return true;
 }
 
 /// Appends a 4-byte aligned {u32 len, len bytes} slot to `b` (the layout of staged values); returns a pointer to the bytes, NULL on OOM. `*off` is the slot's offset.

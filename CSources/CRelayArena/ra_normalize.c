@@ -405,7 +405,7 @@ static inline bool is_typename_key(const ra_normalizer *n, uint32_t key) {
 }
 
 // A new record's fields, exactly as staged (see commit's `plain`).
-static inline void copy_fields(ra_source *d, uint32_t rec, const staged_field *fields, uint32_t count) {
+static inline __attribute__((always_inline)) void copy_fields(ra_source *d, uint32_t rec, const staged_field *fields, uint32_t count) {
     uint64_t *slots = d->slots + d->recs[rec].fields;
     // A handful of fields: a plain loop, not a vectorized one with its overlap checks.
 #pragma clang loop vectorize(disable) interleave(disable)
@@ -528,7 +528,7 @@ static uint32_t client_id(ra_normalizer *n, uint32_t parent, uint32_t storage_ke
 
 // The frame's data ID. A string `id` is interned when first needed, not when it arrives: its
 // index slot was prefetched then, and the record's other members hide the wait.
-static inline uint32_t frame_id(ra_normalizer *n, frame *f) {
+static inline __attribute__((always_inline)) uint32_t frame_id(ra_normalizer *n, frame *f) {
     if (f->id_deferred) {
         f->id_deferred = false;
         if (n->placed == (uint32_t)(f - n->frames) + 1) n->placed = 0;
@@ -609,11 +609,16 @@ static int settle_pending(ra_normalizer *n, uint32_t mark, uint32_t frame_depth,
     // The frame's own list items first, front to back (so their client IDs fill their prefix's
     // table in order), then the records parked inside them from the back: a parked record's
     // parent was parked after it, so it has its ID by then.
+    // A frame without a record yet links nothing it could reuse (previous_link), and this loop
+    // makes no record: its list items go straight to their derived IDs.
+    bool linked = ra_source_record_for_symbol(n->delta, frame_sym) >= 0;
     for (uint32_t i = mark; i < n->npend; i++) {
         pend_rec *p = &n->pend[i];
         if (!(p->parent & RA_ITEM_PEND)) continue;
         if ((p->parent & ~RA_ITEM_PEND) != frame_depth) return fail(n, RA_ERR_STATE, "pending record lost its parent");
-        p->resolved = client_id(n, frame_sym, p->storage_key, p->index);
+        p->resolved = linked || p->index < 0 || p->index > UINT32_MAX
+                          ? client_id(n, frame_sym, p->storage_key, p->index)
+                          : list_item_client_id(n, frame_sym, p->storage_key, (uint32_t)p->index);
         if (!p->resolved) return oom(n);
     }
     for (uint32_t i = n->npend; i-- > mark;) {
@@ -638,6 +643,23 @@ static int settle_pending(ra_normalizer *n, uint32_t mark, uint32_t frame_depth,
     return 1;
 }
 
+// A closed record's link goes to its parent: the next item of a list, or the field of the
+// record member that opened it (always a direct one: a buffered member is captured as text).
+// (stage_value, for a link: a REF, or a PEND to a parked record.)
+static inline __attribute__((always_inline)) int link_to_parent(ra_normalizer *n, uint64_t link) {
+    frame *p = &n->frames[n->depth - 1];
+    bool pend = ra_value_tag(link) == RA_TAG_PEND;
+    if (p->kind == F_LIST) {
+        if (!ra_grow((void **)&n->items, &n->cap_items, n->nitems + 1, sizeof(uint32_t))) return oom(n);
+        n->items[n->nitems++] = (pend ? RA_ITEM_PEND : 0) | (uint32_t)ra_value_payload(link);
+        p->count++;
+        return 1;
+    }
+    if (pend) return stage_value(n, p, link);
+    uint32_t key = plan_sym(n, n->plan->sels[p->cur_sel].storage_key);
+    return key && stage_field(n, key, link, 0) ? 1 : oom(n);
+}
+
 static int finish_record(ra_normalizer *n, uint32_t depth, uint32_t type_sym, bool viewer);
 
 // relay's getDataID sees the field's concrete type, else the response object's own `__typename`
@@ -647,6 +669,27 @@ static bool is_viewer(const ra_normalizer *n, const frame *f) {
     uint32_t ct = n->plan->sels[f->sel].concrete_type;
     if (ct != RA_NONE) return ra_plan_str_eq(n->plan, ct, "Viewer", 6);
     return f->has_tn && f->tn_len == 6 && memcmp(n->bytes.data + f->tn_off, "Viewer", 6) == 0;
+}
+
+// finish_record for the common record: one with its data ID (a string `id`), typed by its
+// field's concrete type, whose staged fields go into a new record as they are (see commit's
+// `plain`), with no record parked under it.
+static inline __attribute__((always_inline)) int close_identified(ra_normalizer *n, frame *f, uint32_t type_sym) {
+    uint32_t id = frame_id(n, f);
+    if (!id) return oom(n);
+    uint32_t base = f->field_base, count = n->nfields - base;
+    if (f->id_field) n->fields[base + f->id_field - 1].value = ra_make(RA_TAG_IDSTR, id);
+    if (__builtin_expect(n->delta->syms[id].record != 0, 0)) {  // reached before in this payload: merged
+        if (!commit(n, id, type_sym, n->fields + base, count, n->bytes.data, true, true)) return 0;
+    } else {
+        int64_t rec = ra_record_new(n->delta, id, type_sym, count);
+        if (rec < 0) return oom(n);
+        copy_fields(n->delta, (uint32_t)rec, n->fields + base, count);
+    }
+    n->nfields = base;
+    n->bytes.len = f->byte_base;
+    pop(n);
+    return link_to_parent(n, ra_make(RA_TAG_REF, id));
 }
 
 static int close_record(ra_normalizer *n) {
@@ -659,6 +702,9 @@ static int close_record(ra_normalizer *n) {
         if (ct != RA_NONE && n->plan->sets[f->set].check_count == 0) {
             uint32_t type_sym = plan_sym(n, ct);
             if (!type_sym) return oom(n);
+            f = &n->frames[depth];
+            if (!f->special && (f->id_deferred || f->resolved) && n->npend == f->pend_base)
+                return close_identified(n, f, type_sym);
             return finish_record(n, depth, type_sym, is_viewer(n, f));
         }
     }
@@ -791,7 +837,7 @@ static int finish_record(ra_normalizer *n, uint32_t depth, uint32_t type_sym, bo
     n->bytes.len = f->byte_base;
     pop(n);
     if (root) return 1;
-    return stage_value(n, &n->frames[n->depth - 1], link);
+    return link_to_parent(n, link);
 }
 
 // Feeds a buffered value back through the callbacks as the value of candidate `cand`.
@@ -840,7 +886,7 @@ static inline __attribute__((always_inline)) int stage_id(ra_normalizer *n, fram
     f->id_state = ID_STRING;
     f->id_off = off;
     f->id_len = (uint32_t)len;
-    f->id_hash = ra_hash(text, len);
+    f->id_hash = ra_hash_continue(RA_HASH_SEED, text, len, len);
     f->id_deferred = true;
     ra_prefetch_text(n->delta, f->id_hash);
     return 1;
@@ -1051,13 +1097,8 @@ static int cb_start_array(void *ctx) { return on_start(ctx, false); }
 static inline __attribute__((always_inline)) void expect_entry(frame *f, const ra_entry *en) {
     f->seen |= en->seen_bit;
     f->next_en = en + 1;
-    f->cur_id = en->is_id;
-    f->cur_tn = en->is_typename;
     f->present |= en->watch_bits;
-    f->cur_key = en->key;
-    f->cur = en->cur;
-    f->cur_sel = en->cur_sel;
-    f->cur_skey = en->storage_key;
+    f->expect = en->expect;  // cur, cur_id, cur_tn, cur_sel, cur_key, cur_skey
 }
 
 static int map_key(ra_normalizer *n, const unsigned char *key, size_t len);

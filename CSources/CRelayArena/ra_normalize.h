@@ -26,16 +26,24 @@ typedef struct staged_field {
 } staged_field;
 
 typedef struct frame {
-    uint8_t kind, cur, id_state;
-    bool has_tn, cur_id, cur_tn, outer;
+    uint8_t kind, id_state;
+    bool has_tn, outer;
     bool buffered;         // RECORD: some member waits for the type to be replayed
     bool special;          // RECORD: a new record cannot take the staged fields as they are (see commit)
     uint8_t target;        // captures: CAP_STAGING (buffered values), CAP_ERRORS, CAP_HEAP (field values)
     uint32_t set;          // RECORD: selection set; LIST: element set
     uint32_t sel;          // the selection that opened a RECORD/LIST (RA_NONE for the root)
-    uint32_t cur_sel;      // candidate (CUR_DIRECT) or entry (CUR_BUFFER) for the next value
-    uint32_t cur_key;      // plan string of the current key, RA_NONE when unmatched
-    uint32_t cur_skey;     // with a direct `cur`: the storage key (plan string) of cur_sel
+    union {
+        ra_expect expect;  // a matched entry's, in one move (expect_entry)
+        struct {
+            uint8_t cur;           // what the next value is for (CUR_*)
+            bool cur_id, cur_tn;   // the current key is `id` / `__typename`
+            uint8_t unused;
+            uint32_t cur_sel;      // candidate (CUR_DIRECT) or entry (CUR_BUFFER) for the next value
+            uint32_t cur_key;      // plan string of the current key, RA_NONE when unmatched
+            uint32_t cur_skey;     // with a direct `cur`: the storage key (plan string) of cur_sel
+        };
+    };
     uint32_t field_base, item_base, pend_base;
     uint32_t count;        // capture: members written; LIST: next index
     int64_t index;         // RECORD inside a LIST: its index; otherwise -1

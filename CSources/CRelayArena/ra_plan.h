@@ -14,16 +14,32 @@
 // record's type is known; DATA and ERRORS are the top level's `data` and `errors`.
 enum { CUR_SKIP, CUR_DIRECT, CUR_BUFFER, CUR_DATA, CUR_ERRORS, CUR_SCALAR, CUR_ID };
 
+// What a record frame expects after a matched key: an entry's members of the same names, laid
+// out alike in the entry and the frame, so that matching a key copies them in one move.
+typedef struct ra_expect {
+    uint8_t cur;
+    bool is_id, is_typename;
+    uint8_t unused;
+    uint32_t cur_sel, key, storage_key;
+} ra_expect;
+_Static_assert(sizeof(ra_expect) == 16, "ra_expect is one 16-byte move");
+
 typedef struct ra_entry {
     uint64_t key_prefix;   // the key's first 8 bytes (zero-padded): most keys compare in one step
     uint32_t key_len;
-    uint32_t key;          // string index of the response key
     uint32_t first, count; // candidate selection indices in plan->cands
-    bool is_id, is_typename;  // the key is `id` / `__typename` (decided once, not per member)
-    uint8_t cur;           // frame.cur after this key: CUR_BUFFER (candidates with conditions, or
-                           // several), or a direct kind (one candidate without conditions: streamed)
-    uint32_t cur_sel;      // frame.cur_sel after this key: that one candidate, or this entry's index
-    uint32_t storage_key;  // when direct: the candidate's storage key
+    union {
+        ra_expect expect;  // the members below, copied as one into the frame (expect_entry)
+        struct {
+            uint8_t cur;           // frame.cur after this key: CUR_BUFFER (candidates with conditions, or
+                                   // several), or a direct kind (one candidate without conditions: streamed)
+            bool is_id, is_typename;  // the key is `id` / `__typename` (decided once, not per member)
+            uint8_t unused;
+            uint32_t cur_sel;      // frame.cur_sel after this key: that one candidate, or this entry's index
+            uint32_t key;          // string index of the response key
+            uint32_t storage_key;  // when direct: the candidate's storage key
+        };
+    };
     uint64_t watch_bits;   // the set's watched names (bits as in ra_set_info's watch list) equal to the key
     uint64_t seen_bit;     // this entry's bit in a record frame's `seen` (the set's first 64 entries), else 0
 } ra_entry;

@@ -488,21 +488,6 @@ static inline uint32_t add_entry(ra_source *s, size_t bytes, uint32_t hash, uint
     return sym;
 }
 
-bool ra_sym_place(ra_source *s, const char *text, size_t len, uint32_t *offset) {
-    size_t head = ra_len_size(len);
-    if (len >= RA_MAX_SYM_BYTES || s->sym_bytes.len + head + len >= RA_MAX_SYM_BYTES) {
-        s->names_full = true;
-        return false;
-    }
-    if (!ra_buf_reserve(&s->sym_bytes, head + len)) return false;
-    uint32_t off = (uint32_t)s->sym_bytes.len;
-    ra_len_put(s->sym_bytes.data + off, (uint32_t)len);
-    ra_copy_short(s->sym_bytes.data + off + head, text, len);
-    s->sym_bytes.len += head + len;
-    *offset = off;
-    return true;
-}
-
 uint32_t ra_intern_placed(ra_source *s, uint32_t offset, size_t len, uint32_t hash) {
     size_t head = ra_len_size(len), pl;
     const char *text = (const char *)s->sym_bytes.data + offset + head;
