@@ -692,6 +692,26 @@ static inline __attribute__((always_inline)) int close_identified(ra_normalizer 
     return link_to_parent(n, ra_make(RA_TAG_REF, id));
 }
 
+// finish_record for a list's item that waits for its list's owner (a connection's edge, until
+// the connection closes) and holds nothing that waits itself: it goes into the delta now,
+// unnamed, and takes its client ID when the owner's ID is known (settle_pending).
+static inline __attribute__((always_inline)) int park_item(ra_normalizer *n, frame *f, uint32_t depth, uint32_t type_sym) {
+    uint32_t base = f->field_base, count = n->nfields - base;
+    if (!ra_grow((void **)&n->pend, &n->cap_pend, n->npend + 1, sizeof(pend_rec))) return oom(n);
+    int64_t rec = ra_record_new_unnamed(n->delta, type_sym, count);
+    if (rec < 0) return oom(n);
+    copy_fields(n->delta, (uint32_t)rec, n->fields + base, count);
+    n->unnamed++;
+    uint32_t me = n->npend++;
+    n->pend[me] = (pend_rec){.index = f->index, .field_first = n->npfields, .parent = RA_ITEM_PEND | (depth - 2),
+                             .storage_key = n->plan->sels[f->sel].storage_key, .type_sym = type_sym,
+                             .rec = (uint32_t)rec + 1, .unique = true, .plain = true};
+    n->nfields = base;
+    n->bytes.len = f->byte_base;
+    pop(n);
+    return link_to_parent(n, ra_make(RA_TAG_PEND, me));
+}
+
 static int close_record(ra_normalizer *n) {
     uint32_t depth = n->depth - 1;
     frame *f = &n->frames[depth];
@@ -703,8 +723,13 @@ static int close_record(ra_normalizer *n) {
             uint32_t type_sym = plan_sym(n, ct);
             if (!type_sym) return oom(n);
             f = &n->frames[depth];
-            if (!f->special && (f->id_deferred || f->resolved) && n->npend == f->pend_base)
-                return close_identified(n, f, type_sym);
+            if (!f->special && n->npend == f->pend_base) {
+                if (f->id_deferred || f->resolved) return close_identified(n, f, type_sym);
+                if (f->id_state == ID_NONE && f->index >= 0 && !is_viewer(n, f)) {
+                    const frame *owner = &n->frames[depth - 2];  // (a list item: the list's record)
+                    if (!owner->resolved && !owner->id_deferred) return park_item(n, f, depth, type_sym);
+                }
+            }
             return finish_record(n, depth, type_sym, is_viewer(n, f));
         }
     }

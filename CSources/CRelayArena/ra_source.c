@@ -439,7 +439,7 @@ uint32_t ra_intern(ra_source *s, const char *text, size_t len) {
 // A symbol entry {offset, word} (a text's offset and hash, or a derivation's prefix and index)
 // and its index slot for `hash`. `empty`: where find's probe for it ended (taken unless the index
 // must grow first). Changes nothing when it fails.
-static inline uint32_t new_symbol(ra_source *s, uint32_t offset, uint32_t word) {
+static inline __attribute__((always_inline)) uint32_t new_symbol(ra_source *s, uint32_t offset, uint32_t word) {
     if (s->nsyms >= RA_MAX_SYMBOLS || !ra_grow((void **)&s->syms, &s->capsyms, s->nsyms + 1, sizeof(ra_symbol)))
         return 0;
     uint32_t sym = s->nsyms++;
