@@ -643,6 +643,18 @@ static int settle_pending(ra_normalizer *n, uint32_t mark, uint32_t frame_depth,
     return 1;
 }
 
+// A parked record whose staged fields go in as they are (nothing in it waits for another
+// record: a list's edge, say): into the delta now, unnamed, named when it settles, instead of
+// being copied twice. Returns 1 + the record, 0 on OOM.
+static inline __attribute__((always_inline)) uint32_t commit_unnamed(ra_normalizer *n, const frame *f, uint32_t type_sym) {
+    uint32_t count = n->nfields - f->field_base;
+    int64_t rec = ra_record_new_unnamed(n->delta, type_sym, count);
+    if (rec < 0) return 0;
+    copy_fields(n->delta, (uint32_t)rec, n->fields + f->field_base, count);
+    n->unnamed++;
+    return (uint32_t)rec + 1;
+}
+
 // A closed record's link goes to its parent: the next item of a list, or the field of the
 // record member that opened it (always a direct one: a buffered member is captured as text).
 // (stage_value, for a link: a REF, or a PEND to a parked record.)
@@ -696,17 +708,14 @@ static inline __attribute__((always_inline)) int close_identified(ra_normalizer 
 // the connection closes) and holds nothing that waits itself: it goes into the delta now,
 // unnamed, and takes its client ID when the owner's ID is known (settle_pending).
 static inline __attribute__((always_inline)) int park_item(ra_normalizer *n, frame *f, uint32_t depth, uint32_t type_sym) {
-    uint32_t base = f->field_base, count = n->nfields - base;
     if (!ra_grow((void **)&n->pend, &n->cap_pend, n->npend + 1, sizeof(pend_rec))) return oom(n);
-    int64_t rec = ra_record_new_unnamed(n->delta, type_sym, count);
-    if (rec < 0) return oom(n);
-    copy_fields(n->delta, (uint32_t)rec, n->fields + base, count);
-    n->unnamed++;
+    uint32_t rec = commit_unnamed(n, f, type_sym);
+    if (!rec) return oom(n);
     uint32_t me = n->npend++;
     n->pend[me] = (pend_rec){.index = f->index, .field_first = n->npfields, .parent = RA_ITEM_PEND | (depth - 2),
                              .storage_key = n->plan->sels[f->sel].storage_key, .type_sym = type_sym,
-                             .rec = (uint32_t)rec + 1, .unique = true, .plain = true};
-    n->nfields = base;
+                             .rec = rec, .unique = true, .plain = true};
+    n->nfields = f->field_base;
     n->bytes.len = f->byte_base;
     pop(n);
     return link_to_parent(n, ra_make(RA_TAG_PEND, me));
@@ -827,13 +836,8 @@ static int finish_record(ra_normalizer *n, uint32_t depth, uint32_t type_sym, bo
         if (n->frames[depth - 1].kind == F_LIST) park.parent = RA_ITEM_PEND | (depth - 2);
         uint32_t count = n->nfields - f->field_base;
         if (!f->special && !f->buffered) {
-            // Nothing in it waits for another record (a list's edge, say): it goes into the delta
-            // now, unnamed, and takes its ID when it settles, instead of being copied twice.
-            int64_t rec = ra_record_new_unnamed(n->delta, type_sym, count);
-            if (rec < 0) return oom(n);
-            copy_fields(n->delta, (uint32_t)rec, n->fields + f->field_base, count);
-            park.rec = (uint32_t)rec + 1;
-            n->unnamed++;
+            park.rec = commit_unnamed(n, f, type_sym);
+            if (!park.rec) return oom(n);
         } else {
             if (!ra_grow((void **)&n->pfields, &n->cap_pfields, n->npfields + count, sizeof(staged_field)))
                 return oom(n);
