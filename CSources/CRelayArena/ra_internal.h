@@ -52,7 +52,7 @@ static inline bool ra_buf_append(ra_buf *b, const void *_Nullable p, size_t n) {
 
 /// Grows `*p` (an array of `elem` bytes with capacity `*cap`) to hold `need` elements.
 bool ra_grow_slow(void *_Nullable *_Nonnull p, uint32_t *cap, uint32_t need, size_t elem);
-static inline bool ra_grow(void *_Nullable *_Nonnull p, uint32_t *cap, uint32_t need, size_t elem) {
+static inline __attribute__((always_inline)) bool ra_grow(void *_Nullable *_Nonnull p, uint32_t *cap, uint32_t need, size_t elem) {
     return need <= *cap || ra_grow_slow(p, cap, need, elem);
 }
 

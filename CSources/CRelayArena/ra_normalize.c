@@ -31,7 +31,7 @@ static void append_path(ra_normalizer *n, char *out, size_t cap) {
         }
     }
     if (n->depth) {
-        const frame *top = &n->frames[n->depth - 1];
+        const frame *top = n->top;
         if (top->kind == F_RECORD && top->cur_key != RA_NONE) {
             uint32_t kl;
             const char *k = ra_plan_str(n->plan, top->cur_key, &kl);
@@ -140,6 +140,7 @@ static inline __attribute__((always_inline)) frame *push(ra_normalizer *n, uint8
         return NULL;
     }
     frame *f = &n->frames[n->depth++];
+    n->top = f;
     *f = (frame){.kind = kind,
                  .sel = RA_NONE,
                  .cur_key = RA_NONE,
@@ -166,6 +167,7 @@ static inline __attribute__((always_inline)) frame *push_record(ra_normalizer *n
     const ra_set_info *info = &n->plan->info[set];
     r->next_en = n->plan->entries + info->entry_first;
     r->special = !info->plain;
+    r->quick = sel != RA_NONE && n->plan->quick[sel];
     return r;
 }
 
@@ -254,6 +256,7 @@ static int remember_key(ra_normalizer *n, frame *f, const unsigned char *key, si
 
 static void pop(ra_normalizer *n) {
     frame *f = &n->frames[--n->depth];
+    n->top = n->depth ? f - 1 : n->frames;  // (at depth 0 it is not read)
     if (n->placed > n->depth) n->placed = 0;  // a record interns its ID before it is popped: a failed payload
     n->keys.len = f->key_base;
     n->ntbl = f->tbl_base;
@@ -307,7 +310,7 @@ static int capture_end(ra_normalizer *n, frame *f) {
     } else {
         memcpy(b->data + off + 1, &len, 4);
     }
-    return stage_value(n, &n->frames[n->depth - 1], ra_make(RA_TAG_JSON, off));
+    return stage_value(n, n->top, ra_make(RA_TAG_JSON, off));
 }
 
 static int capture_scalar(ra_normalizer *n, frame *f, const char *text, size_t len, bool quote) {
@@ -356,7 +359,9 @@ static int stage_value(ra_normalizer *n, frame *rec, uint64_t value) {
     bool buffered = rec->cur == CUR_BUFFER;
     rec->buffered |= buffered;
     unsigned tag = ra_value_tag(value);
-    rec->special |= tag == RA_TAG_PEND || tag == RA_TAG_REFS;  // translated at commit
+    bool special = tag == RA_TAG_PEND || tag == RA_TAG_REFS;  // translated at commit
+    rec->special |= special;
+    if (buffered || special) rec->quick = false;
     uint32_t key = buffered ? rec->cur_sel : plan_sym(n, n->plan->sels[rec->cur_sel].storage_key);
     return key && stage_field(n, key, value, buffered) ? 1 : oom(n);
 }
@@ -659,7 +664,7 @@ static inline __attribute__((always_inline)) uint32_t commit_unnamed(ra_normaliz
 // record member that opened it (always a direct one: a buffered member is captured as text).
 // (stage_value, for a link: a REF, or a PEND to a parked record.)
 static inline __attribute__((always_inline)) int link_to_parent(ra_normalizer *n, uint64_t link) {
-    frame *p = &n->frames[n->depth - 1];
+    frame *p = n->top;
     bool pend = ra_value_tag(link) == RA_TAG_PEND;
     if (p->kind == F_LIST) {
         if (!ra_grow((void **)&n->items, &n->cap_items, n->nitems + 1, sizeof(uint32_t))) return oom(n);
@@ -724,8 +729,20 @@ static inline __attribute__((always_inline)) int park_item(ra_normalizer *n, fra
 static int close_record(ra_normalizer *n) {
     uint32_t depth = n->depth - 1;
     frame *f = &n->frames[depth];
-    // The common record: typed by its field's concrete type (no `__typename` in the response),
-    // nothing buffered, no `client:__type:` checks.
+    // The common record: typed by its field's concrete type (not `Viewer`; no `__typename` in the
+    // response), nothing buffered, no `client:__type:` checks, no staged list or pending link,
+    // and nothing parked inside it.
+    if (f->quick && n->npend == f->pend_base) {
+        uint32_t type_sym = plan_sym(n, n->plan->sels[f->sel].concrete_type);
+        if (!type_sym) return oom(n);
+        if (f->id_deferred || f->resolved) return close_identified(n, f, type_sym);
+        if (f->id_state == ID_NONE && f->index >= 0) {
+            const frame *owner = &n->frames[depth - 2];  // (a list item: the list's record)
+            if (!owner->resolved && !owner->id_deferred) return park_item(n, f, depth, type_sym);
+        }
+        return finish_record(n, depth, type_sym, false);
+    }
+    // The same, with a type that may be `Viewer`, or records parked inside.
     if (!f->has_tn && !f->buffered && f->sel != RA_NONE) {
         uint32_t ct = n->plan->sels[f->sel].concrete_type;
         if (ct != RA_NONE && n->plan->sets[f->set].check_count == 0) {
@@ -927,7 +944,7 @@ static int on_scalar(ra_normalizer *n, uint64_t value, const char *text, size_t 
     // kind: 0 null, 1 bool, 2 number, 3 string
     if (n->failed) return 0;
     if (!n->depth) return fail(n, RA_ERR_RESPONSE, "the response is not a JSON object");
-    frame *f = &n->frames[n->depth - 1];
+    frame *f = n->top;
     switch (f->kind) {
     case F_TOP:
         if (f->cur == CUR_DATA) {
@@ -970,8 +987,9 @@ static int on_scalar(ra_normalizer *n, uint64_t value, const char *text, size_t 
     if (f->cur_tn && kind == 3) {
         uint64_t v = stage_bytes(n, RA_TAG_STRING, text, len);
         if (!v) return oom(n);
-        f = &n->frames[n->depth - 1];
+        f = n->top;
         f->has_tn = true;
+        f->quick = false;
         f->tn_off = ra_value_payload(v) + 4;
         f->tn_len = (uint32_t)len;
     }
@@ -982,7 +1000,7 @@ static int on_scalar(ra_normalizer *n, uint64_t value, const char *text, size_t 
         bool ok = is_string ? ra_json_escape(&tmp, (const uint8_t *)text, len) : ra_buf_append(&tmp, text, len);
         uint64_t v = ok ? stage_bytes(n, RA_TAG_JSON, tmp.data, tmp.len) : 0;
         ra_buf_free(&tmp);
-        return stage_value(n, &n->frames[n->depth - 1], v);
+        return stage_value(n, n->top, v);
     }
     const ra_plan_sel *s = &n->plan->sels[f->cur_sel];
     if (s->kind != RA_SEL_SCALAR && kind != 0) {
@@ -996,7 +1014,7 @@ static int on_scalar(ra_normalizer *n, uint64_t value, const char *text, size_t 
     if (kind >= 2 && len > UINT32_MAX - 16) return too_long(n);
     if (kind == 2) value = number_value(n, text, len);
     else if (kind == 3) value = ra_heap_put(n->delta, RA_TAG_STRING, text, (uint32_t)len);
-    return stage_value(n, &n->frames[n->depth - 1], value);
+    return stage_value(n, n->top, value);
 }
 
 // The common members — a selected scalar field of a record (CUR_SCALAR: neither `id` nor
@@ -1005,7 +1023,7 @@ static int on_scalar(ra_normalizer *n, uint64_t value, const char *text, size_t 
 static inline __attribute__((always_inline)) int direct_scalar(ra_normalizer *n, int kind, uint64_t value,
                                                                const char *text, size_t len) {
     if (n->failed || !n->depth) return -1;
-    frame *f = &n->frames[n->depth - 1];
+    frame *f = n->top;
     // Only record frames ever hold CUR_SCALAR or CUR_ID (set from a plan entry by expect_entry).
     if (f->cur == CUR_SCALAR) {
         if (kind >= 2 && len > UINT32_MAX - 16) return too_long(n);
@@ -1038,6 +1056,20 @@ static int cb_string(void *ctx, const unsigned char *s, size_t l) {
     return r >= 0 ? r : on_scalar(ctx, 0, (const char *)s, l, true, 3);
 }
 
+// An object or a list where selection `cs` takes something else.
+__attribute__((cold, noinline)) static int shape_error(ra_normalizer *n, uint32_t cs, bool map) {
+    const ra_plan_sel *s = &n->plan->sels[cs];
+    int nl;
+    const char *nm = sel_name(n, cs, &nl);
+    switch (s->kind) {
+    case RA_SEL_SCALAR:
+        return fail(n, RA_ERR_SHAPE, "Expected a %s for field `%.*s`, got %s",
+                    s->shape == RA_SHAPE_SCALAR ? "scalar" : "list", nl, nm, map ? "an object" : "a list");
+    case RA_SEL_LINKED: return fail(n, RA_ERR_SHAPE, "Expected data for field `%.*s` to be an object", nl, nm);
+    default: return fail(n, RA_ERR_SHAPE, "Expected data for field `%.*s` to be an array of objects", nl, nm);
+    }
+}
+
 static int on_start(ra_normalizer *n, bool map) {
     if (n->failed) return 0;
     if (!n->depth) {
@@ -1045,7 +1077,7 @@ static int on_start(ra_normalizer *n, bool map) {
         n->saw_top = true;
         return push(n, F_TOP) ? 1 : 0;
     }
-    frame *f = &n->frames[n->depth - 1];
+    frame *f = n->top;
     switch (f->kind) {
     case F_TOP:
         if (f->cur == CUR_DATA) {
@@ -1096,20 +1128,16 @@ static int on_start(ra_normalizer *n, bool map) {
     if (f->cur == CUR_BUFFER) return capture_begin(n, CAP_STAGING, map ? F_CAPTURE_MAP : F_CAPTURE_ARRAY);
     uint32_t cs = f->cur_sel;
     const ra_plan_sel *s = &n->plan->sels[cs];
-    int nl;
-    const char *nm = sel_name(n, cs, &nl);
     switch (s->kind) {
     case RA_SEL_SCALAR:
-        if (s->shape == RA_SHAPE_SCALAR || (s->shape == RA_SHAPE_LIST && map))
-            return fail(n, RA_ERR_SHAPE, "Expected a %s for field `%.*s`, got %s",
-                        s->shape == RA_SHAPE_SCALAR ? "scalar" : "list", nl, nm, map ? "an object" : "a list");
+        if (s->shape == RA_SHAPE_SCALAR || (s->shape == RA_SHAPE_LIST && map)) return shape_error(n, cs, map);
         return capture_begin(n, CAP_HEAP, map ? F_CAPTURE_MAP : F_CAPTURE_ARRAY);
     case RA_SEL_LINKED: {
-        if (!map) return fail(n, RA_ERR_SHAPE, "Expected data for field `%.*s` to be an object", nl, nm);
+        if (!map) return shape_error(n, cs, map);
         return push_record(n, s->child_set, cs) ? 1 : 0;
     }
     default: {
-        if (map) return fail(n, RA_ERR_SHAPE, "Expected data for field `%.*s` to be an array of objects", nl, nm);
+        if (map) return shape_error(n, cs, map);
         frame *l = push(n, F_LIST);
         if (!l) return 0;
         l->set = s->child_set;
@@ -1138,7 +1166,7 @@ static int map_key(ra_normalizer *n, const unsigned char *key, size_t len);
 static int cb_map_key(void *ctx, const unsigned char *key, size_t len) {
     ra_normalizer *n = ctx;
     if (n->failed) return 0;
-    frame *f = &n->frames[n->depth - 1];
+    frame *f = n->top;
     if (f->kind == F_RECORD) {
         const ra_entry *en = f->next_en;
         if ((en->seen_bit & ~f->seen) && en->key_len == len && len <= 8 && en->key_prefix == ra_key_prefix(key, len)) {
@@ -1150,7 +1178,7 @@ static int cb_map_key(void *ctx, const unsigned char *key, size_t len) {
 }
 
 __attribute__((noinline)) static int map_key(ra_normalizer *n, const unsigned char *key, size_t len) {
-    frame *f = &n->frames[n->depth - 1];
+    frame *f = n->top;
     if (f->kind == F_RECORD) {
         const ra_set_info *info = &n->plan->info[f->set];
         const ra_entry *entries = n->plan->entries + info->entry_first;
@@ -1178,7 +1206,7 @@ __attribute__((noinline)) static int map_key(ra_normalizer *n, const unsigned ch
             dup = r == 0;
         }
         if (dup) return fail(n, RA_ERR_DUPLICATE_KEY, "duplicate key `%.*s` in one object", (int)(len > 200 ? 200 : len), key);
-        f = &n->frames[n->depth - 1];
+        f = n->top;
         if (!en) {
             // Not selected: ignored, except that an `id` still names the record (relay reads the
             // response object's id whatever the selection) and watched `__isX` names count.
@@ -1193,7 +1221,7 @@ __attribute__((noinline)) static int map_key(ra_normalizer *n, const unsigned ch
     }
     int r = remember_key(n, f, key, len);
     if (r < 0) return oom(n);
-    f = &n->frames[n->depth - 1];
+    f = n->top;
     if (r == 0) return fail(n, RA_ERR_DUPLICATE_KEY, "duplicate key `%.*s` in one object", (int)(len > 200 ? 200 : len), key);
     if (f->kind == F_TOP) {
         f->cur = (len == 4 && memcmp(key, "data", 4) == 0)     ? CUR_DATA
@@ -1212,7 +1240,7 @@ __attribute__((noinline)) static int map_key(ra_normalizer *n, const unsigned ch
 static int cb_end_map(void *ctx) {
     ra_normalizer *n = ctx;
     if (n->failed) return 0;
-    frame *f = &n->frames[n->depth - 1];
+    frame *f = n->top;
     switch (f->kind) {
     case F_RECORD: return close_record(n);
     case F_CAPTURE_MAP:
@@ -1231,7 +1259,7 @@ static int cb_end_map(void *ctx) {
 static int cb_end_array(void *ctx) {
     ra_normalizer *n = ctx;
     if (n->failed) return 0;
-    frame *f = &n->frames[n->depth - 1];
+    frame *f = n->top;
     if (f->kind == F_CAPTURE_ARRAY) {
         if (!ra_buf_append(capture_buf(n, f), "]", 1)) return oom(n);
         if (f->outer) return capture_end(n, f);
@@ -1246,7 +1274,7 @@ static int cb_end_array(void *ctx) {
         note_high_water(n);
         n->nitems = f->item_base;
         pop(n);
-        return stage_value(n, &n->frames[n->depth - 1], v);
+        return stage_value(n, n->top, v);
     }
     pop(n);
     return 1;

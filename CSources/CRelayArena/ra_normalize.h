@@ -30,6 +30,7 @@ typedef struct frame {
     bool has_tn, outer;
     bool buffered;         // RECORD: some member waits for the type to be replayed
     bool special;          // RECORD: a new record cannot take the staged fields as they are (see commit)
+    bool quick;            // RECORD: its selection is quick (ra_plan) and none of has_tn, buffered, special
     uint8_t target;        // captures: CAP_STAGING (buffered values), CAP_ERRORS, CAP_HEAP (field values)
     uint32_t set;          // RECORD: selection set; LIST: element set
     uint32_t sel;          // the selection that opened a RECORD/LIST (RA_NONE for the root)
@@ -84,6 +85,7 @@ struct ra_normalizer {
     uint64_t consumed;     // bytes of earlier chunks
     uint32_t root_sym;
     frame *frames;
+    frame *top;            // &frames[depth - 1] while depth > 0 (the callbacks' frame)
     uint32_t depth, cap_frames;
     staged_field *fields;
     uint32_t nfields, cap_fields;

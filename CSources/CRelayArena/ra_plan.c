@@ -15,6 +15,7 @@ void ra_plan_destroy(ra_plan *p) {
     ra_dealloc(p->entries);
     ra_dealloc(p->cands);
     ra_dealloc(p->watch);
+    ra_dealloc(p->quick);
     ra_dealloc(p);
 }
 
@@ -61,8 +62,9 @@ ra_plan *ra_plan_create(const char *strings, size_t strings_len, const ra_plan_s
     p->info = ra_calloc(set_count ? set_count : 1, sizeof *p->info);
     p->entries = ra_malloc(((size_t)sel_count + set_count + 1) * sizeof *p->entries);
     p->cands = ra_malloc((sel_count ? sel_count : 1) * sizeof *p->cands);
+    p->quick = ra_calloc(sel_count ? sel_count : 1, sizeof *p->quick);
     if (!p->strings || !p->str || !p->sets || !p->sels || !p->conds || !p->checks || !p->info || !p->entries ||
-        !p->cands)
+        !p->cands || !p->quick)
         goto oom;
     p->strings_len = strings_len;
     p->nstr = string_count;
@@ -181,6 +183,12 @@ ra_plan *ra_plan_create(const char *strings, size_t strings_len, const ra_plan_s
             for (uint32_t w = 0; w < info->watch_count; w++)
                 if (ra_plan_str_eq(p, p->watch[info->watch_first + w], k, kl)) p->entries[e].watch_bits |= 1ull << w;
         }
+    }
+    for (uint32_t i = 0; i < sel_count; i++) {
+        const ra_plan_sel *s = &p->sels[i];
+        p->quick[i] = s->kind != RA_SEL_SCALAR && s->concrete_type != RA_NONE &&
+                      p->sets[s->child_set].check_count == 0 && p->info[s->child_set].plain &&
+                      !ra_plan_str_eq(p, s->concrete_type, "Viewer", 6);
     }
     return p;
 oom:

@@ -73,6 +73,9 @@ struct ra_plan {
     uint32_t *watch;
     uint32_t nwatch;
     uint32_t typename_str;   // string index of "__typename", RA_NONE when the plan has none
+    // Per selection: a record it opens has a concrete type (not `Viewer`) and a plain set
+    // (ra_set_info) without `client:__type:` checks, so close_record may take its short paths.
+    bool *quick;
 };
 
 static inline const char *ra_plan_str(const ra_plan *p, uint32_t i, uint32_t *len) {
