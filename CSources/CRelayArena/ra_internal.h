@@ -291,11 +291,37 @@ void ra_sym_write(const ra_source *s, uint32_t sym, char *out);
 /// starting "client:" and not ending like an index, see ra_derived_shape), else as text.
 /// 0 on OOM / past the limits.
 uint32_t ra_intern_derived(ra_source *s, uint32_t prefix, uint32_t index);
+/// A new symbol entry (ra_symbol's two words), no record. 0 on OOM / past the limit.
+static inline __attribute__((always_inline)) uint32_t ra_new_symbol(ra_source *s, uint32_t offset, uint32_t word) {
+    if (s->nsyms >= RA_MAX_SYMBOLS || !ra_grow((void **)&s->syms, &s->capsyms, s->nsyms + 1, sizeof(ra_symbol)))
+        return 0;
+    uint32_t sym = s->nsyms++;
+    s->syms[sym] = (ra_symbol){.offset = offset, .hash = word, .record = 0};
+    return sym;
+}
+uint32_t ra_intern_derived_hinted_slow(ra_source *s, uint32_t prefix, uint32_t index, uint32_t *hint);
 /// ra_intern_derived for the items of one list, interned one after another: `*hint` remembers
 /// where the prefix's table sits in the table map (UINT32_MAX at first), so that the next index,
-/// usually the slot after the last, is taken without finding the table again. A stale hint (the
-/// map grew, the prefix changed) only costs the full search, which refreshes it.
-uint32_t ra_intern_derived_hinted(ra_source *s, uint32_t prefix, uint32_t index, uint32_t *hint);
+/// usually the slot after the last, is taken without finding the table again (inline: a list's
+/// items are a connection's edges, a million for a million todos). A stale hint (the map grew,
+/// the prefix changed) only costs the full search, which refreshes it.
+static inline __attribute__((always_inline)) uint32_t ra_intern_derived_hinted(ra_source *s, uint32_t prefix, uint32_t index,
+                                                                               uint32_t *hint) {
+    uint32_t h = *hint;
+    if (h < s->dtab_cap && s->dtabs[h].prefix == prefix && prefix && index < s->dtabs[h].cap) {
+        ra_dtable *t = &s->dtabs[h];
+        uint32_t found = s->dslots[t->start + index];
+        if (found) return found;
+        if (!t->overflow) {  // (else the index may hold it: the full search)
+            uint32_t sym = ra_new_symbol(s, prefix | RA_SYM_DERIVED, index);
+            if (!sym) return 0;
+            s->dslots[t->start + index] = sym;
+            t->count++;
+            return sym;
+        }
+    }
+    return ra_intern_derived_hinted_slow(s, prefix, index, hint);
+}
 /// Writes the index slots of the texts interned past the filter and not yet indexed, and drops
 /// the filter (ra_source.c): a payload's delta calls it when it finishes, so a published source
 /// has none waiting.

@@ -98,6 +98,41 @@ static inline __attribute__((always_inline)) bool stage_field(ra_normalizer *n, 
     return true;
 }
 
+// A quick record frame (frame.quick) that turns out to need the general path after all (a
+// pending link, a record parked inside; a buffered value or a list, which the plan keeps from
+// quick sets, would be the same): its fields
+// go back to the staging stack, and its record stays unnamed, dropped when the payload finishes.
+__attribute__((noinline)) static bool demote(ra_normalizer *n, frame *f) {
+    ra_source *d = n->delta;
+    uint32_t first = d->recs[f->rec].fields, count = f->slot - first;
+    f->quick = false;
+    if (!ra_grow((void **)&n->fields, &n->cap_fields, n->nfields + count, sizeof(staged_field))) return false;
+    for (uint32_t i = 0; i < count; i++) {
+        uint64_t slot = d->slots[first + i];
+        n->fields[n->nfields++] = (staged_field){.key = ra_slot_key(slot), .value = ra_slot_value(slot)};
+    }
+    return true;
+}
+
+// A field of a record frame: a quick one's goes straight into its record's next slot (there is
+// one for each entry of its set; past that it is demoted, which cannot happen with distinct
+// keys), another's onto the staging stack.
+static inline __attribute__((always_inline)) bool add_field(ra_normalizer *n, frame *f, uint32_t key, uint64_t value) {
+    if (f->quick) {
+        if (__builtin_expect(f->slot < f->slot_end, 1)) {
+            n->delta->slots[f->slot++] = ra_slot_pack(key, value);
+            return true;
+        }
+        if (!demote(n, f)) return false;
+    }
+    return stage_field(n, key, value, 0);
+}
+
+// How many fields the record frame has so far.
+static inline uint32_t field_count(const ra_normalizer *n, const frame *f) {
+    return f->quick ? f->slot - n->delta->recs[f->rec].fields : n->nfields - f->field_base;
+}
+
 // A record's `id` text is placed at the end of the symbol bytes when it arrives and interned
 // when the record closes (frame_id), so that a repeat can give its copy back. That needs the copy
 // to be last then: before anything else adds a symbol (a child record opening, a first use of a
@@ -130,6 +165,9 @@ static void note_high_water(ra_normalizer *n) {
     if (n->npfields > n->hw_pfields) n->hw_pfields = n->npfields;
 }
 
+// What a frame that is not a record expects of its keys: never the next entry (cb_map_key).
+static const ra_entry no_entry = {.key_len = UINT32_MAX, .key = RA_NONE, .cur_sel = RA_NONE};
+
 static inline __attribute__((always_inline)) frame *push(ra_normalizer *n, uint8_t kind) {
     if (n->depth >= n->limits.max_depth) {
         fail(n, RA_ERR_DEPTH, "nesting depth exceeds the limit of %u", n->limits.max_depth);
@@ -150,7 +188,8 @@ static inline __attribute__((always_inline)) frame *push(ra_normalizer *n, uint8
                  .pend_base = n->npend,
                  .byte_base = n->bytes.len,
                  .key_base = (uint32_t)n->keys.len,
-                 .tbl_base = n->ntbl};
+                 .tbl_base = n->ntbl,
+                 .next_en = &no_entry};
     return f;
 }
 
@@ -167,7 +206,22 @@ static inline __attribute__((always_inline)) frame *push_record(ra_normalizer *n
     const ra_set_info *info = &n->plan->info[set];
     r->next_en = n->plan->entries + info->entry_first;
     r->special = !info->plain;
-    r->quick = sel != RA_NONE && n->plan->quick[sel];
+    if (sel != RA_NONE && n->plan->quick[sel]) {
+        // Its record now, unnamed (and counted so until it is named: see name_record), with room
+        // for every entry of its set: each can give one field at most.
+        uint32_t type_sym = plan_sym(n, n->plan->sels[sel].concrete_type);
+        int64_t rec = type_sym ? ra_record_new_unnamed(n->delta, type_sym, info->entry_count) : -1;
+        if (rec < 0) {
+            oom(n);
+            return NULL;
+        }
+        r = n->top;
+        r->quick = true;
+        r->rec = (uint32_t)rec;
+        r->slot = n->delta->recs[rec].fields;
+        r->slot_end = r->slot + info->entry_count;
+        n->unnamed++;
+    }
     return r;
 }
 
@@ -361,9 +415,9 @@ static int stage_value(ra_normalizer *n, frame *rec, uint64_t value) {
     unsigned tag = ra_value_tag(value);
     bool special = tag == RA_TAG_PEND || tag == RA_TAG_REFS;  // translated at commit
     rec->special |= special;
-    if (buffered || special) rec->quick = false;
+    if ((buffered || special) && rec->quick && !demote(n, rec)) return oom(n);
     uint32_t key = buffered ? rec->cur_sel : plan_sym(n, n->plan->sels[rec->cur_sel].storage_key);
-    return key && stage_field(n, key, value, buffered) ? 1 : oom(n);
+    return key && (rec->quick ? add_field(n, rec, key, value) : stage_field(n, key, value, buffered)) ? 1 : oom(n);
 }
 
 // The staged value in the delta's terms: lists copied, pending links resolved. (The record's own
@@ -422,20 +476,34 @@ static inline __attribute__((always_inline)) void copy_fields(ra_source *d, uint
 // ID: a connection's edge, say) takes that ID. When the ID has a record already (the same item
 // reached twice in one payload), the fields are set there instead, later values winning as in
 // commit, and the unnamed record is dropped when the payload finishes.
-static int name_record(ra_normalizer *n, uint32_t id, uint32_t rec) {
+__attribute__((noinline)) static int merge_unnamed(ra_normalizer *n, uint32_t existing, uint32_t rec) {
     ra_source *d = n->delta;
-    uint32_t existing = d->syms[id].record;
-    if (!existing) {
-        d->recs[rec].id = id;
-        d->syms[id].record = rec + 1;
-        n->unnamed--;
-        return 1;
-    }
     for (uint32_t i = 0; i < d->recs[rec].count; i++) {
         uint64_t slot = d->slots[d->recs[rec].fields + i];
-        if (!ra_record_set(d, existing - 1, ra_slot_key(slot), ra_slot_value(slot))) return oom(n);
+        if (!ra_record_set(d, existing, ra_slot_key(slot), ra_slot_value(slot))) return oom(n);
     }
     return 1;
+}
+static inline __attribute__((always_inline)) int name_record(ra_normalizer *n, uint32_t id, uint32_t rec) {
+    ra_source *d = n->delta;
+    uint32_t existing = d->syms[id].record;
+    if (__builtin_expect(existing != 0, 0)) return merge_unnamed(n, existing - 1, rec);
+    d->recs[rec].id = id;
+    d->syms[id].record = rec + 1;
+    n->unnamed--;
+    return 1;
+}
+
+// A quick record frame's record, its fields all in: their count, and the `id` field's value,
+// the data ID's symbol (0 while the frame's data ID is not known).
+static inline __attribute__((always_inline)) void seal_quick(ra_normalizer *n, const frame *f, uint32_t id) {
+    ra_source *d = n->delta;
+    ra_record *r = &d->recs[f->rec];
+    r->count = (uint16_t)(f->slot - r->fields);
+    if (f->id_field) {
+        uint64_t *slot = &d->slots[r->fields + f->id_field - 1];
+        *slot = ra_slot_pack(ra_slot_key(*slot), ra_make(RA_TAG_IDSTR, id));
+    }
 }
 
 // `unique`: the fields' storage keys are known to be distinct (ra_set_info.unique_storage), so a
@@ -519,7 +587,7 @@ static uint32_t previous_link(ra_normalizer *n, uint32_t parent, uint32_t storag
     return 0;
 }
 
-static uint32_t list_item_client_id(ra_normalizer *n, uint32_t parent, uint32_t storage_key, uint32_t index);
+static inline uint32_t list_item_client_id(ra_normalizer *n, uint32_t parent, uint32_t storage_key, uint32_t index);
 
 // generateClientID(parent, storageKey, index), or the ID the parent already links there.
 static uint32_t client_id(ra_normalizer *n, uint32_t parent, uint32_t storage_key, int64_t index) {
@@ -593,18 +661,21 @@ static int write_type_record(ra_normalizer *n, const char *type, size_t tlen, ui
 // The client IDs of one list's items, "client:<parent>:<storage key>:<index>", share all but
 // the index: they are derived symbols of the prefix "client:<parent>:<storage key>", interned
 // once per list (the last prefix is kept).
-static uint32_t list_item_client_id(ra_normalizer *n, uint32_t parent, uint32_t storage_key, uint32_t index) {
-    if (n->cid_parent != parent || n->cid_key != storage_key) {
-        ra_buf *b = &n->scratch;
-        if (!ra_buf_reserve(b, client_id_room(n, parent, storage_key))) return 0;
-        size_t len = client_prefix(n, (char *)b->data, parent, storage_key);
-        uint32_t sym = ra_intern(n->delta, (const char *)b->data, len);
-        if (!sym) return 0;
-        n->cid_parent = parent;
-        n->cid_key = storage_key;
-        n->cid_prefix = sym;
-        n->cid_hint = UINT32_MAX;
-    }
+__attribute__((noinline)) static bool list_prefix(ra_normalizer *n, uint32_t parent, uint32_t storage_key) {
+    ra_buf *b = &n->scratch;
+    if (!ra_buf_reserve(b, client_id_room(n, parent, storage_key))) return false;
+    size_t len = client_prefix(n, (char *)b->data, parent, storage_key);
+    uint32_t sym = ra_intern(n->delta, (const char *)b->data, len);
+    if (!sym) return false;
+    n->cid_parent = parent;
+    n->cid_key = storage_key;
+    n->cid_prefix = sym;
+    n->cid_hint = UINT32_MAX;
+    return true;
+}
+static inline __attribute__((always_inline)) uint32_t list_item_client_id(ra_normalizer *n, uint32_t parent,
+                                                                          uint32_t storage_key, uint32_t index) {
+    if ((n->cid_parent != parent || n->cid_key != storage_key) && !list_prefix(n, parent, storage_key)) return 0;
     return ra_intern_derived_hinted(n->delta, n->cid_prefix, index, &n->cid_hint);
 }
 
@@ -652,6 +723,10 @@ static int settle_pending(ra_normalizer *n, uint32_t mark, uint32_t frame_depth,
 // record: a list's edge, say): into the delta now, unnamed, named when it settles, instead of
 // being copied twice. Returns 1 + the record, 0 on OOM.
 static inline __attribute__((always_inline)) uint32_t commit_unnamed(ra_normalizer *n, const frame *f, uint32_t type_sym) {
+    if (f->quick) {  // its record holds its fields already
+        seal_quick(n, f, 0);
+        return f->rec + 1;
+    }
     uint32_t count = n->nfields - f->field_base;
     int64_t rec = ra_record_new_unnamed(n->delta, type_sym, count);
     if (rec < 0) return 0;
@@ -674,7 +749,7 @@ static inline __attribute__((always_inline)) int link_to_parent(ra_normalizer *n
     }
     if (pend) return stage_value(n, p, link);
     uint32_t key = plan_sym(n, n->plan->sels[p->cur_sel].storage_key);
-    return key && stage_field(n, key, link, 0) ? 1 : oom(n);
+    return key && add_field(n, p, key, link) ? 1 : oom(n);
 }
 
 static int finish_record(ra_normalizer *n, uint32_t depth, uint32_t type_sym, bool viewer);
@@ -694,6 +769,13 @@ static bool is_viewer(const ra_normalizer *n, const frame *f) {
 static inline __attribute__((always_inline)) int close_identified(ra_normalizer *n, frame *f, uint32_t type_sym) {
     uint32_t id = frame_id(n, f);
     if (!id) return oom(n);
+    if (f->quick) {
+        seal_quick(n, f, id);
+        if (!name_record(n, id, f->rec)) return 0;
+        n->bytes.len = f->byte_base;
+        pop(n);
+        return link_to_parent(n, ra_make(RA_TAG_REF, id));
+    }
     uint32_t base = f->field_base, count = n->nfields - base;
     if (f->id_field) n->fields[base + f->id_field - 1].value = ra_make(RA_TAG_IDSTR, id);
     if (__builtin_expect(n->delta->syms[id].record != 0, 0)) {  // reached before in this payload: merged
@@ -729,12 +811,12 @@ static inline __attribute__((always_inline)) int park_item(ra_normalizer *n, fra
 static int close_record(ra_normalizer *n) {
     uint32_t depth = n->depth - 1;
     frame *f = &n->frames[depth];
-    // The common record: typed by its field's concrete type (not `Viewer`; no `__typename` in the
-    // response), nothing buffered, no `client:__type:` checks, no staged list or pending link,
-    // and nothing parked inside it.
-    if (f->quick && n->npend == f->pend_base) {
-        uint32_t type_sym = plan_sym(n, n->plan->sels[f->sel].concrete_type);
-        if (!type_sym) return oom(n);
+    // The common record (a quick one, see ra_plan): typed by its field's concrete type, not
+    // `Viewer` (whatever `__typename` the response has), nothing buffered, no `client:__type:`
+    // checks, no list of records, no pending link and nothing parked inside it (else demoted).
+    if (f->quick && __builtin_expect(n->npend != f->pend_base, 0) && !demote(n, f)) return oom(n);
+    if (f->quick) {
+        uint32_t type_sym = n->delta->recs[f->rec].type;
         if (f->id_deferred || f->resolved) return close_identified(n, f, type_sym);
         if (f->id_state == ID_NONE && f->index >= 0) {
             const frame *owner = &n->frames[depth - 2];  // (a list item: the list's record)
@@ -837,11 +919,16 @@ static int finish_record(ra_normalizer *n, uint32_t depth, uint32_t type_sym, bo
     if (f->resolved) {
         if (n->npend > f->pend_base && !settle_pending(n, f->pend_base, depth, f->resolved)) return 0;
         f = &n->frames[depth];
-        // The `id` field's value is the data ID's symbol, now known.
-        if (f->id_field) n->fields[f->field_base + f->id_field - 1].value = ra_make(RA_TAG_IDSTR, f->resolved);
-        if (!commit(n, f->resolved, type_sym, n->fields + f->field_base, n->nfields - f->field_base, n->bytes.data,
-                    n->plan->info[f->set].unique_storage, !f->special && !f->buffered))
-            return 0;
+        if (f->quick) {
+            seal_quick(n, f, f->resolved);
+            if (!name_record(n, f->resolved, f->rec)) return 0;
+        } else {
+            // The `id` field's value is the data ID's symbol, now known.
+            if (f->id_field) n->fields[f->field_base + f->id_field - 1].value = ra_make(RA_TAG_IDSTR, f->resolved);
+            if (!commit(n, f->resolved, type_sym, n->fields + f->field_base, n->nfields - f->field_base,
+                        n->bytes.data, n->plan->info[f->set].unique_storage, !f->special && !f->buffered))
+                return 0;
+        }
         link = ra_make(RA_TAG_REF, f->resolved);
     } else {
         // Park the record until its parent's data ID is known (its client ID derives from it).
@@ -924,9 +1011,9 @@ static int replay(ra_normalizer *n, uint32_t depth, uint32_t cand, uint64_t text
 // second copy of the text: commit fills it in.
 static inline __attribute__((always_inline)) int stage_id(ra_normalizer *n, frame *f, const char *text, size_t len) {
     uint32_t off, key = plan_sym(n, f->cur_skey);
-    f->id_field = n->nfields - f->field_base + 1;
+    f->id_field = field_count(n, f) + 1;
     if (!key || !resolve_placed(n) || !ra_sym_place(n->delta, text, len, &off) ||
-        !stage_field(n, key, ra_make(RA_TAG_IDSTR, 0), 0))
+        !add_field(n, f, key, ra_make(RA_TAG_IDSTR, 0)))
         return oom(n);
     n->placed = (uint32_t)(f - n->frames) + 1;
     f->id_state = ID_STRING;
@@ -988,8 +1075,7 @@ static int on_scalar(ra_normalizer *n, uint64_t value, const char *text, size_t 
         uint64_t v = stage_bytes(n, RA_TAG_STRING, text, len);
         if (!v) return oom(n);
         f = n->top;
-        f->has_tn = true;
-        f->quick = false;
+        f->has_tn = true;  // (a quick record's type is its concrete type all the same)
         f->tn_off = ra_value_payload(v) + 4;
         f->tn_len = (uint32_t)len;
     }
@@ -1030,7 +1116,7 @@ static inline __attribute__((always_inline)) int direct_scalar(ra_normalizer *n,
         if (kind == 2) value = number_value(n, text, len);
         else if (kind == 3) value = ra_heap_put(n->delta, RA_TAG_STRING, text, (uint32_t)len);
         uint32_t key = plan_sym(n, f->cur_skey);
-        if (!value || !key || !stage_field(n, key, value, 0)) return oom(n);
+        if (!value || !key || !add_field(n, f, key, value)) return oom(n);
         return 1;
     }
     if (f->cur == CUR_ID && kind == 3 && len > 0 && len <= UINT32_MAX - 16 && f->sel != RA_NONE)
@@ -1070,7 +1156,7 @@ __attribute__((cold, noinline)) static int shape_error(ra_normalizer *n, uint32_
     }
 }
 
-static int on_start(ra_normalizer *n, bool map) {
+static inline __attribute__((always_inline)) int on_start(ra_normalizer *n, bool map) {
     if (n->failed) return 0;
     if (!n->depth) {
         if (n->saw_top || !map) return fail(n, RA_ERR_RESPONSE, "the response is not a JSON object");
@@ -1162,17 +1248,16 @@ static int map_key(ra_normalizer *n, const unsigned char *key, size_t len);
 
 // The common case inline and call-free: a record's member that is the entry after the last one
 // matched (members arrive in selection order), not seen before. Everything else: map_key. (A
-// set's sentinel entry, and entries past the 64th, have no seen bit and never match here.)
+// set's sentinel entry, entries past the 64th and the no_entry of the frames that are not
+// records have no seen bit and never match here.)
 static int cb_map_key(void *ctx, const unsigned char *key, size_t len) {
     ra_normalizer *n = ctx;
     if (n->failed) return 0;
     frame *f = n->top;
-    if (f->kind == F_RECORD) {
-        const ra_entry *en = f->next_en;
-        if ((en->seen_bit & ~f->seen) && en->key_len == len && len <= 8 && en->key_prefix == ra_key_prefix(key, len)) {
-            expect_entry(f, en);
-            return 1;
-        }
+    const ra_entry *en = f->next_en;
+    if ((en->seen_bit & ~f->seen) && en->key_len == len && len <= 8 && en->key_prefix == ra_key_prefix(key, len)) {
+        expect_entry(f, en);
+        return 1;
     }
     return map_key(n, key, len);
 }

@@ -30,7 +30,8 @@ typedef struct frame {
     bool has_tn, outer;
     bool buffered;         // RECORD: some member waits for the type to be replayed
     bool special;          // RECORD: a new record cannot take the staged fields as they are (see commit)
-    bool quick;            // RECORD: its selection is quick (ra_plan) and none of has_tn, buffered, special
+    bool quick;            // RECORD: its selection is quick (ra_plan) and it is neither buffered nor special;
+                           // its fields go straight into its record (`rec`), not the staging stack
     uint8_t target;        // captures: CAP_STAGING (buffered values), CAP_ERRORS, CAP_HEAP (field values)
     uint32_t set;          // RECORD: selection set; LIST: element set
     uint32_t sel;          // the selection that opened a RECORD/LIST (RA_NONE for the root)
@@ -56,8 +57,11 @@ typedef struct frame {
     uint32_t tn_len, id_len, id_hash;
     bool id_deferred;      // a string `id` arrived; resolved (interned) on first need
     uint32_t id_field;     // 1 + the staged `id` field's position in the record's fields (IDSTR), 0 for none
-    const ra_entry *next_en;  // RECORD: the entry after the last matched key (members usually arrive in selection order)
+    const ra_entry *next_en;  // RECORD: the entry after the last matched key (members usually arrive in selection
+                              // order); other frames: a sentinel that matches no key (cb_map_key)
     uint32_t resolved;     // delta symbol once the data ID is known
+    uint32_t rec;          // quick RECORD: its record in the delta, made unnamed when it opened (see add_field)
+    uint32_t slot, slot_end;  // quick RECORD: the next of its record's slots, and the end of its room
 } frame;
 
 // One per list item of an open connection (a million for a million-todo list): its members are

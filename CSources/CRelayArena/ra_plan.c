@@ -186,8 +186,16 @@ ra_plan *ra_plan_create(const char *strings, size_t strings_len, const ra_plan_s
     }
     for (uint32_t i = 0; i < sel_count; i++) {
         const ra_plan_sel *s = &p->sels[i];
-        p->quick[i] = s->kind != RA_SEL_SCALAR && s->concrete_type != RA_NONE &&
-                      p->sets[s->child_set].check_count == 0 && p->info[s->child_set].plain &&
+        if (s->kind == RA_SEL_SCALAR || s->concrete_type == RA_NONE) continue;
+        const ra_plan_set *set = &p->sets[s->child_set];
+        const ra_set_info *info = &p->info[s->child_set];
+        bool lists = false, buffered = false;
+        for (uint32_t k = set->sel_first; k < set->sel_first + set->sel_count; k++)
+            lists |= p->sels[k].kind == RA_SEL_PLURAL;
+        for (uint32_t e = info->entry_first; e < info->entry_first + info->entry_count; e++)
+            buffered |= p->entries[e].cur == CUR_BUFFER;
+        p->quick[i] = set->check_count == 0 && info->plain && !lists && !buffered &&
+                      info->entry_count <= RA_MAX_FIELDS_PER_RECORD &&
                       !ra_plan_str_eq(p, s->concrete_type, "Viewer", 6);
     }
     return p;

@@ -439,21 +439,13 @@ uint32_t ra_intern(ra_source *s, const char *text, size_t len) {
 // A symbol entry {offset, word} (a text's offset and hash, or a derivation's prefix and index)
 // and its index slot for `hash`. `empty`: where find's probe for it ended (taken unless the index
 // must grow first). Changes nothing when it fails.
-static inline __attribute__((always_inline)) uint32_t new_symbol(ra_source *s, uint32_t offset, uint32_t word) {
-    if (s->nsyms >= RA_MAX_SYMBOLS || !ra_grow((void **)&s->syms, &s->capsyms, s->nsyms + 1, sizeof(ra_symbol)))
-        return 0;
-    uint32_t sym = s->nsyms++;
-    s->syms[sym] = (ra_symbol){.offset = offset, .hash = word, .record = 0};
-    return sym;
-}
-
 static inline uint32_t register_symbol(ra_source *s, uint32_t offset, uint32_t word, uint32_t hash, uint32_t empty) {
     if (s->nsyms >= RA_MAX_SYMBOLS) return 0;
     if ((uint64_t)(s->nindexed + 1) * 4 > (uint64_t)s->index_cap * 3) {
         if (!ra_index_grow(s, (uint64_t)s->nindexed + 1)) return 0;
         empty = UINT32_MAX;
     }
-    uint32_t sym = new_symbol(s, offset, word);
+    uint32_t sym = ra_new_symbol(s, offset, word);
     if (!sym) return 0;
     if (empty != UINT32_MAX) s->index[empty] = sym | ra_slot_tag(hash);
     else index_put(s->index, s->index_cap, sym, hash);
@@ -498,7 +490,7 @@ uint32_t ra_intern_placed(ra_source *s, uint32_t offset, size_t len, uint32_t ha
     }
     if (s->bloom && !bloom_has(s, hash) && (uint64_t)(s->nindexed + 1) * 4 <= (uint64_t)s->index_cap * 3) {
         // Not interned for certain: registered where it lies, its index slot written with the batch.
-        uint32_t sym = new_symbol(s, offset, hash);
+        uint32_t sym = ra_new_symbol(s, offset, hash);
         if (!sym) return 0;
         bloom_add(s, hash);
         s->nindexed++;
@@ -546,7 +538,7 @@ uint32_t ra_intern_derived(ra_source *s, uint32_t prefix, uint32_t index) {
     }
     bool oom = false;
     if (dtab_reach(s, t, index, &oom)) {
-        uint32_t sym = new_symbol(s, prefix | RA_SYM_DERIVED, index);
+        uint32_t sym = ra_new_symbol(s, prefix | RA_SYM_DERIVED, index);
         if (!sym) return 0;
         s->dslots[t->start + index] = sym;
         t->count++;
@@ -561,22 +553,7 @@ uint32_t ra_intern_derived(ra_source *s, uint32_t prefix, uint32_t index) {
     return sym;
 }
 
-uint32_t ra_intern_derived_hinted(ra_source *s, uint32_t prefix, uint32_t index, uint32_t *hint) {
-    uint32_t h = *hint;
-    if (h < s->dtab_cap && s->dtabs[h].prefix == prefix && prefix) {
-        ra_dtable *t = &s->dtabs[h];
-        if (index < t->cap) {
-            uint32_t found = s->dslots[t->start + index];
-            if (found) return found;
-            if (!t->overflow) {  // (else the index may hold it: the full search below)
-                uint32_t sym = new_symbol(s, prefix | RA_SYM_DERIVED, index);
-                if (!sym) return 0;
-                s->dslots[t->start + index] = sym;
-                t->count++;
-                return sym;
-            }
-        }
-    }
+uint32_t ra_intern_derived_hinted_slow(ra_source *s, uint32_t prefix, uint32_t index, uint32_t *hint) {
     uint32_t sym = ra_intern_derived(s, prefix, index);
     const ra_dtable *t = sym && prefix < s->nsyms ? dtab_find(s, prefix) : NULL;
     *hint = t ? (uint32_t)(t - s->dtabs) : UINT32_MAX;
