@@ -148,6 +148,43 @@ static inline __attribute__((always_inline)) bool value_equal_fast(const ra_sour
     return value_equal(st, sv, d, dv, tr);
 }
 
+// value_equal on slots (a store slot against a delta slot, their keys aside), the common cases
+// read straight from the slots' tag and payload bits, without unpacking the values.
+static inline __attribute__((always_inline)) bool slot_equal_fast(const ra_source *st, uint64_t ss, const ra_source *d,
+                                                                  uint64_t ds, const uint32_t *tr) {
+    unsigned tag = (unsigned)(ds >> 28) & 0xF;
+    uint32_t sp = (uint32_t)(ss >> 32), dp = (uint32_t)(ds >> 32);
+    if (tag == ((unsigned)(ss >> 28) & 0xF)) {
+        switch (tag) {
+        case RA_TAG_NULL:
+        case RA_TAG_TRUE:
+        case RA_TAG_FALSE:
+        case RA_TAG_INT: return sp == dp;
+        case RA_TAG_REF:
+        case RA_TAG_IDSTR: return sp == tr[dp];
+        case RA_TAG_STRING: {
+            uint32_t la, lb;
+            const uint8_t *a = ra_heap_value(st, sp, &la), *b = ra_heap_value(d, dp, &lb);
+            return la == lb && ra_bytes_equal(a, b, la);
+        }
+        default: break;
+        }
+    }
+    return value_equal(st, ra_slot_value(ss), d, ra_slot_value(ds), tr);
+}
+
+// The store record's slot for `key` (0: none), trying slot `f` first: a refetch of the same
+// selection lists a record's fields in the same order.
+static inline uint64_t store_slot(const ra_source *st, uint32_t rec, uint32_t f, uint32_t key) {
+    const ra_record *r = &st->recs[rec];
+    if (f < r->count) {
+        uint64_t slot = st->slots[r->fields + f];
+        if (ra_slot_key(slot) == key) return slot;
+    }
+    uint64_t v = ra_record_get(st, rec, key);
+    return v ? ra_slot_pack(key, v) : 0;
+}
+
 // The store record's value for `key`, trying slot `f` first: a refetch of the same selection
 // lists a record's fields in the same order.
 static inline uint64_t store_value(const ra_source *st, uint32_t rec, uint32_t f, uint32_t key) {
@@ -296,12 +333,12 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
         uint32_t new_keys = 0;
         uint64_t differ = 0;
         for (uint32_t f = 0; f < dr->count; f++) {
-            uint64_t dslot = d->slots[dr->fields + f], dv = ra_slot_value(dslot);
-            uint64_t sv = store_value(st, rec1 - 1, f, tr[ra_slot_key(dslot)]);
-            if (sv && value_equal_fast(st, sv, d, dv, tr)) continue;
-            if (!sv) new_keys++;
+            uint64_t dslot = d->slots[dr->fields + f];
+            uint64_t sslot = store_slot(st, rec1 - 1, f, tr[ra_slot_key(dslot)]);
+            if (sslot && slot_equal_fast(st, sslot, d, dslot, tr)) continue;
+            if (!sslot) new_keys++;
             if (f < RA_DIFFER_BITS) differ |= (uint64_t)1 << f;
-            need_heap += heap_need(d, dv);
+            need_heap += heap_need(d, ra_slot_value(dslot));
             changed = true;
         }
         if (!changed) continue;
