@@ -308,9 +308,9 @@ static int remember_key(ra_normalizer *n, frame *f, const unsigned char *key, si
     return 1;
 }
 
-static void pop(ra_normalizer *n) {
+static inline __attribute__((always_inline)) void pop(ra_normalizer *n) {
     frame *f = &n->frames[--n->depth];
-    n->top = n->depth ? f - 1 : n->frames;  // (at depth 0 it is not read)
+    n->top = n->depth ? f - 1 : &n->bottom;
     if (n->placed > n->depth) n->placed = 0;  // a record interns its ID before it is popped: a failed payload
     n->keys.len = f->key_base;
     n->ntbl = f->tbl_base;
@@ -748,7 +748,7 @@ static inline __attribute__((always_inline)) int link_to_parent(ra_normalizer *n
         return 1;
     }
     if (pend) return stage_value(n, p, link);
-    uint32_t key = plan_sym(n, n->plan->sels[p->cur_sel].storage_key);
+    uint32_t key = plan_sym(n, p->cur_skey);  // (cur_sel's storage key)
     return key && add_field(n, p, key, link) ? 1 : oom(n);
 }
 
@@ -766,6 +766,7 @@ static bool is_viewer(const ra_normalizer *n, const frame *f) {
 // finish_record for the common record: one with its data ID (a string `id`), typed by its
 // field's concrete type, whose staged fields go into a new record as they are (see commit's
 // `plain`), with no record parked under it.
+// (`type_sym`: for a frame that is not quick.)
 static inline __attribute__((always_inline)) int close_identified(ra_normalizer *n, frame *f, uint32_t type_sym) {
     uint32_t id = frame_id(n, f);
     if (!id) return oom(n);
@@ -810,14 +811,14 @@ static inline __attribute__((always_inline)) int park_item(ra_normalizer *n, fra
 
 static int close_record(ra_normalizer *n) {
     uint32_t depth = n->depth - 1;
-    frame *f = &n->frames[depth];
+    frame *f = n->top;
     // The common record (a quick one, see ra_plan): typed by its field's concrete type, not
     // `Viewer` (whatever `__typename` the response has), nothing buffered, no `client:__type:`
     // checks, no list of records, no pending link and nothing parked inside it (else demoted).
     if (f->quick && __builtin_expect(n->npend != f->pend_base, 0) && !demote(n, f)) return oom(n);
     if (f->quick) {
+        if (f->id_deferred || f->resolved) return close_identified(n, f, 0);  // (its record has its type)
         uint32_t type_sym = n->delta->recs[f->rec].type;
-        if (f->id_deferred || f->resolved) return close_identified(n, f, type_sym);
         if (f->id_state == ID_NONE && f->index >= 0) {
             const frame *owner = &n->frames[depth - 2];  // (a list item: the list's record)
             if (!owner->resolved && !owner->id_deferred) return park_item(n, f, depth, type_sym);
@@ -1108,8 +1109,7 @@ static int on_scalar(ra_normalizer *n, uint64_t value, const char *text, size_t 
 // everything else takes on_scalar's general path. Returns -1 when the member is not one of those.
 static inline __attribute__((always_inline)) int direct_scalar(ra_normalizer *n, int kind, uint64_t value,
                                                                const char *text, size_t len) {
-    if (n->failed || !n->depth) return -1;
-    frame *f = n->top;
+    frame *f = n->top;  // (&n->bottom at depth 0: neither case below)
     // Only record frames ever hold CUR_SCALAR or CUR_ID (set from a plan entry by expect_entry).
     if (f->cur == CUR_SCALAR) {
         if (kind >= 2 && len > UINT32_MAX - 16) return too_long(n);
@@ -1157,7 +1157,8 @@ __attribute__((cold, noinline)) static int shape_error(ra_normalizer *n, uint32_
 }
 
 static inline __attribute__((always_inline)) int on_start(ra_normalizer *n, bool map) {
-    if (n->failed) return 0;
+    frame *top = n->top;  // (&n->bottom at depth 0: it expects nothing)
+    if (map && top->cur == CUR_LINKED) return push_record(n, n->plan->sels[top->cur_sel].child_set, top->cur_sel) ? 1 : 0;
     if (!n->depth) {
         if (n->saw_top || !map) return fail(n, RA_ERR_RESPONSE, "the response is not a JSON object");
         n->saw_top = true;
@@ -1252,7 +1253,6 @@ static int map_key(ra_normalizer *n, const unsigned char *key, size_t len);
 // records have no seen bit and never match here.)
 static int cb_map_key(void *ctx, const unsigned char *key, size_t len) {
     ra_normalizer *n = ctx;
-    if (n->failed) return 0;
     frame *f = n->top;
     const ra_entry *en = f->next_en;
     if ((en->seen_bit & ~f->seen) && en->key_len == len && len <= 8 && en->key_prefix == ra_key_prefix(key, len)) {
@@ -1324,7 +1324,6 @@ __attribute__((noinline)) static int map_key(ra_normalizer *n, const unsigned ch
 
 static int cb_end_map(void *ctx) {
     ra_normalizer *n = ctx;
-    if (n->failed) return 0;
     frame *f = n->top;
     switch (f->kind) {
     case F_RECORD: return close_record(n);
@@ -1382,6 +1381,8 @@ static const yajl_callbacks callbacks = {
 ra_normalizer *ra_normalizer_create(const ra_plan *plan, const char *root_id, size_t root_len, ra_limits limits) {
     ra_normalizer *n = ra_calloc(1, sizeof *n);
     if (!n) return NULL;
+    n->bottom = (frame){.kind = F_SKIP_MAP, .sel = RA_NONE, .cur_key = RA_NONE, .index = -1, .next_en = &no_entry};
+    n->top = &n->bottom;
     n->plan = plan;
     n->limits = limits;
     if (!n->limits.max_depth) n->limits.max_depth = 1000;
@@ -1475,6 +1476,7 @@ ra_status ra_normalizer_feed(ra_normalizer *n, const uint8_t *bytes, size_t len)
     if (!len) return RA_OK;
     yajl_status st = yajl_parse(n->yh, bytes, len);
     if (st != yajl_status_ok) return parse_failed(n, st, bytes, len);
+    if (n->failed) return n->err.code;  // (the callbacks stop yajl when they fail: not expected)
     n->consumed += len;
     return RA_OK;
 }
@@ -1487,6 +1489,7 @@ ra_status ra_normalizer_finish(ra_normalizer *n) {
     n->finished = true;
     yajl_status st = yajl_complete_parse(n->yh);
     if (st != yajl_status_ok) return parse_failed(n, st, NULL, 0);
+    if (n->failed) return n->err.code;
     if (!n->saw_top) {
         n->failed = true;
         ra_error_set(&n->err, RA_ERR_RESPONSE, n->consumed, "the response is empty");

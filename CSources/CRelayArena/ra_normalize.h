@@ -89,7 +89,8 @@ struct ra_normalizer {
     uint64_t consumed;     // bytes of earlier chunks
     uint32_t root_sym;
     frame *frames;
-    frame *top;            // &frames[depth - 1] while depth > 0 (the callbacks' frame)
+    frame *top;            // &frames[depth - 1] while depth > 0 (the callbacks' frame), else &bottom
+    frame bottom;          // what `top` is at depth 0: expects nothing (CUR_SKIP, no_entry)
     uint32_t depth, cap_frames;
     staged_field *fields;
     uint32_t nfields, cap_fields;

@@ -149,7 +149,9 @@ ra_plan *ra_plan_create(const char *strings, size_t strings_len, const ra_plan_s
             e->cur_sel = direct ? p->cands[e->first] : p->nentries - 1;
             e->storage_key = direct ? p->sels[e->cur_sel].storage_key : RA_NONE;
             bool scalar = direct && p->sels[e->cur_sel].kind == RA_SEL_SCALAR;
+            bool linked = direct && p->sels[e->cur_sel].kind == RA_SEL_LINKED;
             e->cur = !direct                          ? CUR_BUFFER
+                     : linked && !e->is_id && !e->is_typename ? CUR_LINKED
                      : !scalar || e->is_typename      ? CUR_DIRECT
                      : e->is_id                       ? CUR_ID
                                                       : CUR_SCALAR;

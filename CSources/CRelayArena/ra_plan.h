@@ -9,10 +9,10 @@
 #define RA_MAX_WATCH 64
 
 // What a record frame expects after a key (frame.cur): nothing (skip it), the value of one
-// selection (DIRECT; SCALAR and ID are the two direct cases the scalar callbacks take without
-// further checks: a plain scalar field, and the record's `id`), a value to buffer until the
-// record's type is known; DATA and ERRORS are the top level's `data` and `errors`.
-enum { CUR_SKIP, CUR_DIRECT, CUR_BUFFER, CUR_DATA, CUR_ERRORS, CUR_SCALAR, CUR_ID };
+// selection (DIRECT; SCALAR, ID and LINKED are the direct cases the callbacks take without
+// further checks: a plain scalar field, the record's `id`, a linked record), a value to buffer
+// until the record's type is known; DATA and ERRORS are the top level's `data` and `errors`.
+enum { CUR_SKIP, CUR_DIRECT, CUR_BUFFER, CUR_DATA, CUR_ERRORS, CUR_SCALAR, CUR_ID, CUR_LINKED };
 
 // What a record frame expects after a matched key: an entry's members of the same names, laid
 // out alike in the entry and the frame, so that matching a key copies them in one move.
