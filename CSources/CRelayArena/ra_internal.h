@@ -240,6 +240,13 @@ static inline uint64_t ra_bloom_bits(uint32_t hash) {
     uint64_t x = (uint64_t)hash * 0x9E3779B97F4A7C15ull;
     return (1ull << (x >> 58)) | (1ull << ((x >> 52) & 63)) | (1ull << ((x >> 46) & 63));
 }
+static inline bool ra_bloom_has(const ra_source *s, uint32_t hash) {
+    uint64_t bits = ra_bloom_bits(hash);
+    return (s->bloom[ra_bloom_at(hash, s->bloom_words)] & bits) == bits;
+}
+static inline void ra_bloom_add(ra_source *s, uint32_t hash) {
+    if (s->bloom) s->bloom[ra_bloom_at(hash, s->bloom_words)] |= ra_bloom_bits(hash);
+}
 /// Requests what interning a text of `hash` will read first: its filter word, or its index slot.
 static inline void ra_prefetch_text(const ra_source *s, uint32_t hash) {
     if (s->bloom) __builtin_prefetch(&s->bloom[ra_bloom_at(hash, s->bloom_words)]);
@@ -262,7 +269,10 @@ static inline bool ra_sym_place(ra_source *s, const char *text, size_t len, uint
 /// Interns the text placed at `offset` (ra_sym_place): registered where it lies when new, so it is
 /// copied once. When it was interned already, those bytes are given back if nothing was placed
 /// after them (else they stay unused, as a found text's tail copy does). 0 on OOM / limits.
-uint32_t ra_intern_placed(ra_source *s, uint32_t offset, size_t len, uint32_t hash);
+/// (ra_intern_placed, below, is the common case inline; this is the rest.)
+uint32_t ra_intern_placed_slow(ra_source *s, uint32_t offset, size_t len, uint32_t hash);
+/// Writes the index slots of the texts registered past the filter (ra_source.c).
+void ra_insert_unindexed(ra_source *s);
 /// Room for a symbol of up to `len` bytes written in place near the end of sym_bytes (no copy
 /// through a scratch buffer; room for its length is left before it); NULL on OOM. The pointer is
 /// valid until the source next grows.
@@ -298,6 +308,23 @@ static inline __attribute__((always_inline)) uint32_t ra_new_symbol(ra_source *s
     uint32_t sym = s->nsyms++;
     s->syms[sym] = (ra_symbol){.offset = offset, .hash = word, .record = 0};
     return sym;
+}
+/// (ra_intern_placed's common case inline: a text the filter has not seen, not `client:`-shaped,
+/// registered where it lies, its index slot written with the next batch of 64.)
+static inline __attribute__((always_inline)) uint32_t ra_intern_placed(ra_source *s, uint32_t offset, size_t len, uint32_t hash) {
+    const char *text = (const char *)s->sym_bytes.data + offset + ra_len_size(len);
+    if (__builtin_expect(s->bloom != NULL, 1) && !(len >= 7 && memcmp(text, "client:", 7) == 0) &&
+        !ra_bloom_has(s, hash) && (uint64_t)(s->nindexed + 1) * 4 <= (uint64_t)s->index_cap * 3) {
+        uint32_t sym = ra_new_symbol(s, offset, hash);
+        if (!sym) return 0;
+        ra_bloom_add(s, hash);
+        s->nindexed++;
+        s->unindexed[s->nunindexed++] = sym;
+        ra_prefetch_slot(s, hash);
+        if (s->nunindexed == sizeof s->unindexed / sizeof s->unindexed[0]) ra_insert_unindexed(s);
+        return sym;
+    }
+    return ra_intern_placed_slow(s, offset, len, hash);
 }
 uint32_t ra_intern_derived_hinted_slow(ra_source *s, uint32_t prefix, uint32_t index, uint32_t *hint);
 /// ra_intern_derived for the items of one list, interned one after another: `*hint` remembers

@@ -294,7 +294,7 @@ static bool in_index(const ra_source *s, uint32_t sym) {
 uint32_t ra_lookup(const ra_source *s, const char *text, size_t len, uint32_t hash) {
     size_t pl;
     uint32_t index, empty;
-    if (__builtin_expect(ra_derived_shape(text, len, &pl, &index), 0)) {
+    if (__builtin_expect(starts_client(text, len), 0) && ra_derived_shape(text, len, &pl, &index)) {
         uint32_t prefix = ra_lookup(s, text, pl, ra_hash(text, pl));
         return prefix ? derived_find(s, dtab_find(s, prefix), prefix, index) : 0;
     }
@@ -346,17 +346,8 @@ static void bloom_build(ra_source *s, uint64_t texts) {
         if (!ra_sym_derived(s, sym)) b[ra_bloom_at(s->syms[sym].hash, (uint32_t)words)] |= ra_bloom_bits(s->syms[sym].hash);
 }
 
-static inline bool bloom_has(const ra_source *s, uint32_t hash) {
-    uint64_t bits = ra_bloom_bits(hash);
-    return (s->bloom[ra_bloom_at(hash, s->bloom_words)] & bits) == bits;
-}
-
-static inline void bloom_add(ra_source *s, uint32_t hash) {
-    if (s->bloom) s->bloom[ra_bloom_at(hash, s->bloom_words)] |= ra_bloom_bits(hash);
-}
-
 // (Each slot's line was requested when its text was registered, up to 63 records ago.)
-static void insert_unindexed(ra_source *s) {
+void ra_insert_unindexed(ra_source *s) {
     for (uint32_t i = 0; i < s->nunindexed; i++) {
         uint32_t sym = s->unindexed[i];
         index_put(s->index, s->index_cap, sym, s->syms[sym].hash);
@@ -365,7 +356,7 @@ static void insert_unindexed(ra_source *s) {
 }
 
 static inline void settle_index(ra_source *s) {
-    if (s->nunindexed) insert_unindexed(s);
+    if (s->nunindexed) ra_insert_unindexed(s);
 }
 
 void ra_source_settle_index(ra_source *s) {
@@ -450,7 +441,7 @@ static inline uint32_t register_symbol(ra_source *s, uint32_t offset, uint32_t w
     if (empty != UINT32_MAX) s->index[empty] = sym | ra_slot_tag(hash);
     else index_put(s->index, s->index_cap, sym, hash);
     s->nindexed++;
-    if (!(offset & RA_SYM_DERIVED)) bloom_add(s, hash);
+    if (!(offset & RA_SYM_DERIVED)) ra_bloom_add(s, hash);
     return sym;
 }
 
@@ -480,23 +471,23 @@ static inline uint32_t add_entry(ra_source *s, size_t bytes, uint32_t hash, uint
     return sym;
 }
 
-uint32_t ra_intern_placed(ra_source *s, uint32_t offset, size_t len, uint32_t hash) {
+uint32_t ra_intern_placed_slow(ra_source *s, uint32_t offset, size_t len, uint32_t hash) {
     size_t head = ra_len_size(len), pl;
     const char *text = (const char *)s->sym_bytes.data + offset + head;
     uint32_t index;
-    if (__builtin_expect(ra_derived_shape(text, len, &pl, &index), 0)) {
+    if (__builtin_expect(starts_client(text, len), 0) && ra_derived_shape(text, len, &pl, &index)) {
         if ((size_t)offset + head + len == s->sym_bytes.len) s->sym_bytes.len = offset;  // (still readable)
         return intern_shaped(s, text, pl, index);
     }
-    if (s->bloom && !bloom_has(s, hash) && (uint64_t)(s->nindexed + 1) * 4 <= (uint64_t)s->index_cap * 3) {
+    if (s->bloom && !ra_bloom_has(s, hash) && (uint64_t)(s->nindexed + 1) * 4 <= (uint64_t)s->index_cap * 3) {
         // Not interned for certain: registered where it lies, its index slot written with the batch.
         uint32_t sym = ra_new_symbol(s, offset, hash);
         if (!sym) return 0;
-        bloom_add(s, hash);
+        ra_bloom_add(s, hash);
         s->nindexed++;
         s->unindexed[s->nunindexed++] = sym;
         ra_prefetch_slot(s, hash);
-        if (s->nunindexed == sizeof s->unindexed / sizeof s->unindexed[0]) insert_unindexed(s);
+        if (s->nunindexed == sizeof s->unindexed / sizeof s->unindexed[0]) ra_insert_unindexed(s);
         return sym;
     }
     uint32_t empty, found = find_settled(s, hash, len, text, &empty);
@@ -583,7 +574,7 @@ uint32_t ra_intern_hashed(ra_source *s, const char *text, size_t len, uint32_t h
     if (len > UINT32_MAX) return 0;
     size_t pl;
     uint32_t index;
-    if (__builtin_expect(ra_derived_shape(text, len, &pl, &index), 0)) return intern_shaped(s, text, pl, index);
+    if (__builtin_expect(starts_client(text, len), 0) && ra_derived_shape(text, len, &pl, &index)) return intern_shaped(s, text, pl, index);
     uint32_t empty, found = find_settled(s, hash, len, text, &empty);
     if (found) return found;
     size_t head = ra_len_size(len);
@@ -603,7 +594,7 @@ uint32_t ra_intern_tail_hashed(ra_source *s, size_t len, uint32_t hash) {
     const char *text = (const char *)s->sym_bytes.data + s->sym_bytes.len + 5;
     size_t pl;
     uint32_t index;
-    if (__builtin_expect(ra_derived_shape(text, len, &pl, &index), 0)) return intern_shaped(s, text, pl, index);
+    if (__builtin_expect(starts_client(text, len), 0) && ra_derived_shape(text, len, &pl, &index)) return intern_shaped(s, text, pl, index);
     uint32_t empty, found = find_settled(s, hash, len, text, &empty);
     return found ? found : add_symbol(s, len, hash, empty);
 }
