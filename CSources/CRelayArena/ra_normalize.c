@@ -1247,6 +1247,13 @@ static inline __attribute__((always_inline)) void expect_entry(frame *f, const r
 
 static int map_key(ra_normalizer *n, const unsigned char *key, size_t len);
 
+// Whether a key of `len` (the entry's, at most 8) bytes is the entry's.
+static inline __attribute__((always_inline)) bool short_key_is(const ra_entry *en, const unsigned char *key, size_t len) {
+    uint32_t lo, hi;
+    ra_key_halves(key, len, &lo, &hi);
+    return lo == en->key_lo && hi == en->key_hi;
+}
+
 // The common case inline and call-free: a record's member that is the entry after the last one
 // matched (members arrive in selection order), not seen before. Everything else: map_key. (A
 // set's sentinel entry, entries past the 64th and the no_entry of the frames that are not
@@ -1255,7 +1262,7 @@ static int cb_map_key(void *ctx, const unsigned char *key, size_t len) {
     ra_normalizer *n = ctx;
     frame *f = n->top;
     const ra_entry *en = f->next_en;
-    if ((en->seen_bit & ~f->seen) && en->key_len == len && len <= 8 && en->key_prefix == ra_key_prefix(key, len)) {
+    if ((en->seen_bit & ~f->seen) && en->key_len == len && len <= 8 && short_key_is(en, key, len)) {
         expect_entry(f, en);
         return 1;
     }

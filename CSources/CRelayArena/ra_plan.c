@@ -135,6 +135,8 @@ ra_plan *ra_plan_create(const char *strings, size_t strings_len, const ra_plan_s
             e->key = p->sels[k].response_key;
             e->key_len = klen;
             e->key_prefix = ra_key_prefix(key, klen);
+            e->key_lo = e->key_hi = 0;
+            if (klen <= 8) ra_key_halves((const uint8_t *)key, klen, &e->key_lo, &e->key_hi);
             e->first = cand_at;
             e->count = 0;
             for (uint32_t j = k; j < set->sel_first + set->sel_count; j++) {

@@ -27,6 +27,7 @@ _Static_assert(sizeof(ra_expect) == 16, "ra_expect is one 16-byte move");
 typedef struct ra_entry {
     uint64_t key_prefix;   // the key's first 8 bytes (zero-padded): most keys compare in one step
     uint32_t key_len;
+    uint32_t key_lo, key_hi;  // a key of up to 8 bytes as ra_key_halves reads it (cb_map_key)
     uint32_t first, count; // candidate selection indices in plan->cands
     union {
         ra_expect expect;  // the members below, copied as one into the frame (expect_entry)
@@ -78,6 +79,19 @@ struct ra_plan {
     // fields can go straight into its record and close_record may take its short paths.
     bool *quick;
 };
+
+// A key of 1 to 8 bytes in two words that together hold every byte of it: its first and last
+// four (overlapping under 8), or, under 4, its first, middle and last byte. Compared with an
+// entry's key_lo/key_hi, with the lengths equal, it matches exactly that key.
+static inline void ra_key_halves(const uint8_t *p, size_t n, uint32_t *lo, uint32_t *hi) {
+    if (n >= 4) {
+        *lo = ra_load_u32(p);
+        *hi = ra_load_u32(p + n - 4);
+    } else {
+        *lo = n ? (uint32_t)p[0] | (uint32_t)p[n / 2] << 8 | (uint32_t)p[n - 1] << 16 : 0;
+        *hi = 0;
+    }
+}
 
 static inline const char *ra_plan_str(const ra_plan *p, uint32_t i, uint32_t *len) {
     *len = p->str[i].length;

@@ -81,6 +81,20 @@ final class NormalizerTests: XCTestCase {
         }
     }
 
+    /// A record's member is matched first against the entry after the last one matched, in one
+    /// compare of the key's first and last bytes. Keys that are not selected but share that
+    /// entry's length with its first four bytes (`completX`), its last four (`Xomplete`), or a
+    /// short key's first byte (`iX`, `ix`) must be ignored, and the real key still found after them.
+    func testKeysThatNearlyMatchTheNextEntryAreIgnored() throws {
+        let p = try plan(Self.todo, #"query Q { user(id: "me") { id todos(first: 1) { edges { node { id text complete } } } } }"#)
+        let node = #"{"iX":1,"id":"T1","ix":2,"tezt":"no","text":"yes","completX":false,"Xomplete":false,"complete":true}"#
+        let response = #"{"data":{"user":{"id":"U1","todos":{"edges":[{"node":\#(node)}]}}}}"#
+        for chunk in Chunking.sizes {
+            let s = try store(p, response, chunk: chunk)
+            XCTAssertEqual(record(s, "T1"), #"{"__id":"T1","__typename":"Todo","complete":true,"id":"T1","text":"yes"}"#, "chunk \(chunk)")
+        }
+    }
+
     /// Falsy ids (`""`, `0`, `false`, `null`) mean "no id": relay falls back to the client ID.
     func testFalsyIDsFallBackToClientIDs() throws {
         let p = try plan(Self.todo, #"query Q { user(id: "me") { friends(first: 4) { name } } }"#)
