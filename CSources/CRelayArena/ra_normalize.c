@@ -688,22 +688,38 @@ static int settle_pending(ra_normalizer *n, uint32_t mark, uint32_t frame_depth,
     // A frame without a record yet links nothing it could reuse (previous_link), and this loop
     // makes no record: its list items go straight to their derived IDs.
     bool linked = ra_source_record_for_symbol(n->delta, frame_sym) >= 0;
+    // With no record parked inside another, the items committed unnamed at the front (a
+    // connection's edges: all of them) are named as they resolve, in the same order as the
+    // commit loop below would, so that the pending records (a million for a million todos) are
+    // read once, not three times.
+    bool fuse = n->nested == 0;
+    uint32_t named = mark, nested = 0;
     for (uint32_t i = mark; i < n->npend; i++) {
         pend_rec *p = &n->pend[i];
-        if (!(p->parent & RA_ITEM_PEND)) continue;
+        if (!(p->parent & RA_ITEM_PEND)) {
+            nested++;
+            continue;
+        }
         if ((p->parent & ~RA_ITEM_PEND) != frame_depth) return fail(n, RA_ERR_STATE, "pending record lost its parent");
         p->resolved = linked || p->index < 0 || p->index > UINT32_MAX
                           ? client_id(n, frame_sym, p->storage_key, p->index)
                           : list_item_client_id(n, frame_sym, p->storage_key, (uint32_t)p->index);
         if (!p->resolved) return oom(n);
+        if (fuse && p->rec) {
+            if (!name_record(n, p->resolved, p->rec - 1)) return 0;
+            named = i + 1;
+        } else {
+            fuse = false;
+        }
     }
-    for (uint32_t i = n->npend; i-- > mark;) {
+    for (uint32_t i = n->npend; nested && i-- > mark;) {
         pend_rec *p = &n->pend[i];
         if (p->parent & RA_ITEM_PEND) continue;
         p->resolved = client_id(n, n->pend[p->parent].resolved, p->storage_key, p->index);
         if (!p->resolved) return oom(n);
     }
-    for (uint32_t i = mark; i < n->npend; i++) {
+    n->nested -= nested;
+    for (uint32_t i = named; i < n->npend; i++) {
         pend_rec *p = &n->pend[i];
         if (p->rec ? !name_record(n, p->resolved, p->rec - 1)
                    : !commit(n, p->resolved, p->type_sym, n->pfields + p->field_first, p->field_count, n->pbytes.data,
@@ -964,7 +980,10 @@ static int finish_record(ra_normalizer *n, uint32_t depth, uint32_t type_sym, bo
         uint32_t me = n->npend++;
         n->pend[me] = park;
         for (uint32_t i = f->pend_base; i < me; i++)
-            if (n->pend[i].parent == (RA_ITEM_PEND | depth)) n->pend[i].parent = me;
+            if (n->pend[i].parent == (RA_ITEM_PEND | depth)) {
+                n->pend[i].parent = me;
+                n->nested++;
+            }
         link = ra_make(RA_TAG_PEND, me);
     }
     n->nfields = f->field_base;

@@ -107,6 +107,7 @@ struct ra_normalizer {
     uint32_t hw_items, hw_pend, hw_pfields;  // high-water marks: what was written of each array
     uint32_t placed;       // 1 + depth of the record whose `id` text waits at the end of the symbol bytes, 0: none
     uint32_t unnamed;      // records committed unnamed and not named (merged into another record): dropped at finish
+    uint32_t nested;       // pending records whose parent is another pending record (not a frame)
     ra_buf pbytes;
     ra_buf errors_json;    // the response's `errors` member, as received
     ra_buf scratch;
