@@ -309,21 +309,27 @@ static inline __attribute__((always_inline)) uint32_t ra_new_symbol(ra_source *s
     s->syms[sym] = (ra_symbol){.offset = offset, .hash = word, .record = 0};
     return sym;
 }
-/// (ra_intern_placed's common case inline: a text the filter has not seen, not `client:`-shaped,
-/// registered where it lies, its index slot written with the next batch of 64.)
+/// Whether a text of `hash` is new for certain (a payload's delta: its filter has not seen it) and
+/// the index has room for it once the batch is written.
+static inline bool ra_unseen(const ra_source *s, uint32_t hash) {
+    return s->bloom && !ra_bloom_has(s, hash) && (uint64_t)(s->nindexed + 1) * 4 <= (uint64_t)s->index_cap * 3;
+}
+/// Registers an ra_unseen text where it lies (at `offset` in sym_bytes), its index slot written
+/// with the next batch of 64. 0 on OOM / past the limit.
+static inline __attribute__((always_inline)) uint32_t ra_register_unseen(ra_source *s, uint32_t offset, uint32_t hash) {
+    uint32_t sym = ra_new_symbol(s, offset, hash);
+    if (!sym) return 0;
+    ra_bloom_add(s, hash);
+    s->nindexed++;
+    s->unindexed[s->nunindexed++] = sym;
+    ra_prefetch_slot(s, hash);
+    if (s->nunindexed == sizeof s->unindexed / sizeof s->unindexed[0]) ra_insert_unindexed(s);
+    return sym;
+}
+/// (ra_intern_placed's common case inline: an unseen text that is not `client:`-shaped.)
 static inline __attribute__((always_inline)) uint32_t ra_intern_placed(ra_source *s, uint32_t offset, size_t len, uint32_t hash) {
     const char *text = (const char *)s->sym_bytes.data + offset + ra_len_size(len);
-    if (__builtin_expect(s->bloom != NULL, 1) && !(len >= 7 && memcmp(text, "client:", 7) == 0) &&
-        !ra_bloom_has(s, hash) && (uint64_t)(s->nindexed + 1) * 4 <= (uint64_t)s->index_cap * 3) {
-        uint32_t sym = ra_new_symbol(s, offset, hash);
-        if (!sym) return 0;
-        ra_bloom_add(s, hash);
-        s->nindexed++;
-        s->unindexed[s->nunindexed++] = sym;
-        ra_prefetch_slot(s, hash);
-        if (s->nunindexed == sizeof s->unindexed / sizeof s->unindexed[0]) ra_insert_unindexed(s);
-        return sym;
-    }
+    if (!(len >= 7 && memcmp(text, "client:", 7) == 0) && ra_unseen(s, hash)) return ra_register_unseen(s, offset, hash);
     return ra_intern_placed_slow(s, offset, len, hash);
 }
 uint32_t ra_intern_derived_hinted_slow(ra_source *s, uint32_t prefix, uint32_t index, uint32_t *hint);

@@ -479,17 +479,7 @@ uint32_t ra_intern_placed_slow(ra_source *s, uint32_t offset, size_t len, uint32
         if ((size_t)offset + head + len == s->sym_bytes.len) s->sym_bytes.len = offset;  // (still readable)
         return intern_shaped(s, text, pl, index);
     }
-    if (s->bloom && !ra_bloom_has(s, hash) && (uint64_t)(s->nindexed + 1) * 4 <= (uint64_t)s->index_cap * 3) {
-        // Not interned for certain: registered where it lies, its index slot written with the batch.
-        uint32_t sym = ra_new_symbol(s, offset, hash);
-        if (!sym) return 0;
-        ra_bloom_add(s, hash);
-        s->nindexed++;
-        s->unindexed[s->nunindexed++] = sym;
-        ra_prefetch_slot(s, hash);
-        if (s->nunindexed == sizeof s->unindexed / sizeof s->unindexed[0]) ra_insert_unindexed(s);
-        return sym;
-    }
+    if (ra_unseen(s, hash)) return ra_register_unseen(s, offset, hash);  // (a client: text not derived)
     uint32_t empty, found = find_settled(s, hash, len, text, &empty);
     if (!found) return register_symbol(s, offset, hash, hash, empty);
     // Interned already: the copy goes back when nothing was placed after it.
