@@ -326,10 +326,12 @@ static inline __attribute__((always_inline)) uint32_t ra_register_unseen(ra_sour
     if (s->nunindexed == sizeof s->unindexed / sizeof s->unindexed[0]) ra_insert_unindexed(s);
     return sym;
 }
+/// Whether a text starts "client:" (the first test of ra_derived_shape).
+static inline bool ra_starts_client(const char *t, size_t len) { return len >= 7 && memcmp(t, "client:", 7) == 0; }
 /// (ra_intern_placed's common case inline: an unseen text that is not `client:`-shaped.)
 static inline __attribute__((always_inline)) uint32_t ra_intern_placed(ra_source *s, uint32_t offset, size_t len, uint32_t hash) {
     const char *text = (const char *)s->sym_bytes.data + offset + ra_len_size(len);
-    if (!(len >= 7 && memcmp(text, "client:", 7) == 0) && ra_unseen(s, hash)) return ra_register_unseen(s, offset, hash);
+    if (!ra_starts_client(text, len) && ra_unseen(s, hash)) return ra_register_unseen(s, offset, hash);
     return ra_intern_placed_slow(s, offset, len, hash);
 }
 uint32_t ra_intern_derived_hinted_slow(ra_source *s, uint32_t prefix, uint32_t index, uint32_t *hint);

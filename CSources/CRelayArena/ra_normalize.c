@@ -100,8 +100,8 @@ static inline __attribute__((always_inline)) bool stage_field(ra_normalizer *n, 
 
 // A quick record frame (frame.quick) that turns out to need the general path after all (a
 // pending link, a record parked inside; a buffered value or a list, which the plan keeps from
-// quick sets, would be the same): its fields
-// go back to the staging stack, and its record stays unnamed, dropped when the payload finishes.
+// quick sets, would be the same): its fields go back to the staging stack, and its record stays
+// unnamed, dropped when the payload finishes.
 __attribute__((noinline)) static bool demote(ra_normalizer *n, frame *f) {
     ra_source *d = n->delta;
     uint32_t first = d->recs[f->rec].fields, count = f->slot - first;
@@ -215,7 +215,6 @@ static inline __attribute__((always_inline)) frame *push_record(ra_normalizer *n
             oom(n);
             return NULL;
         }
-        r = n->top;
         r->quick = true;
         r->rec = (uint32_t)rec;
         r->slot = n->delta->recs[rec].fields;
@@ -786,21 +785,19 @@ static bool is_viewer(const ra_normalizer *n, const frame *f) {
 static inline __attribute__((always_inline)) int close_identified(ra_normalizer *n, frame *f, uint32_t type_sym) {
     uint32_t id = frame_id(n, f);
     if (!id) return oom(n);
-    if (f->quick) {
+    uint32_t base = f->field_base, count = n->nfields - base;
+    if (f->quick) {  // its record holds its fields: it takes the ID, or merges into the ID's record
         seal_quick(n, f, id);
         if (!name_record(n, id, f->rec)) return 0;
-        n->bytes.len = f->byte_base;
-        pop(n);
-        return link_to_parent(n, ra_make(RA_TAG_REF, id));
-    }
-    uint32_t base = f->field_base, count = n->nfields - base;
-    if (f->id_field) n->fields[base + f->id_field - 1].value = ra_make(RA_TAG_IDSTR, id);
-    if (__builtin_expect(n->delta->syms[id].record != 0, 0)) {  // reached before in this payload: merged
-        if (!commit(n, id, type_sym, n->fields + base, count, n->bytes.data, true, true)) return 0;
     } else {
-        int64_t rec = ra_record_new(n->delta, id, type_sym, count);
-        if (rec < 0) return oom(n);
-        copy_fields(n->delta, (uint32_t)rec, n->fields + base, count);
+        if (f->id_field) n->fields[base + f->id_field - 1].value = ra_make(RA_TAG_IDSTR, id);
+        if (__builtin_expect(n->delta->syms[id].record != 0, 0)) {  // reached before in this payload: merged
+            if (!commit(n, id, type_sym, n->fields + base, count, n->bytes.data, true, true)) return 0;
+        } else {
+            int64_t rec = ra_record_new(n->delta, id, type_sym, count);
+            if (rec < 0) return oom(n);
+            copy_fields(n->delta, (uint32_t)rec, n->fields + base, count);
+        }
     }
     n->nfields = base;
     n->bytes.len = f->byte_base;
@@ -1176,14 +1173,13 @@ __attribute__((cold, noinline)) static int shape_error(ra_normalizer *n, uint32_
 }
 
 static inline __attribute__((always_inline)) int on_start(ra_normalizer *n, bool map) {
-    frame *top = n->top;  // (&n->bottom at depth 0: it expects nothing)
-    if (map && top->cur == CUR_LINKED) return push_record(n, n->plan->sels[top->cur_sel].child_set, top->cur_sel) ? 1 : 0;
+    frame *f = n->top;  // (&n->bottom at depth 0: it expects nothing)
+    if (map && f->cur == CUR_LINKED) return push_record(n, n->plan->sels[f->cur_sel].child_set, f->cur_sel) ? 1 : 0;
     if (!n->depth) {
         if (n->saw_top || !map) return fail(n, RA_ERR_RESPONSE, "the response is not a JSON object");
         n->saw_top = true;
         return push(n, F_TOP) ? 1 : 0;
     }
-    frame *f = n->top;
     switch (f->kind) {
     case F_TOP:
         if (f->cur == CUR_DATA) {
@@ -1368,7 +1364,6 @@ static int cb_end_map(void *ctx) {
 
 static int cb_end_array(void *ctx) {
     ra_normalizer *n = ctx;
-    if (n->failed) return 0;
     frame *f = n->top;
     if (f->kind == F_CAPTURE_ARRAY) {
         if (!ra_buf_append(capture_buf(n, f), "]", 1)) return oom(n);

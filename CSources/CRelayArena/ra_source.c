@@ -154,7 +154,6 @@ static inline __attribute__((always_inline)) uint32_t find(const ra_source *s, u
 
 // MARK: Derivation tables
 
-static inline bool starts_client(const char *t, size_t len) { return len >= 7 && memcmp(t, "client:", 7) == 0; }
 
 // The count of the digits that end `t` after a ':' when they are a decimal index (no leading
 // zero, at most UINT32_MAX, which `*index` gets); 0 when it does not end so.
@@ -172,7 +171,7 @@ static size_t index_suffix(const char *t, size_t len, uint32_t *index) {
 }
 
 bool ra_derived_shape(const char *text, size_t len, size_t *prefix_len, uint32_t *index) {
-    if (!starts_client(text, len)) return false;
+    if (!ra_starts_client(text, len)) return false;
     size_t d = index_suffix(text, len, index);
     if (!d) return false;
     size_t pl = len - d - 1;
@@ -188,7 +187,7 @@ static bool derivable(const ra_source *s, uint32_t prefix) {
     if (ra_sym_derived(s, prefix)) return false;
     uint32_t len, ignored;
     const char *t = ra_sym_text(s, prefix, &len);
-    return starts_client(t, len) && !index_suffix(t, len, &ignored);
+    return ra_starts_client(t, len) && !index_suffix(t, len, &ignored);
 }
 
 static inline uint32_t dtab_home(uint32_t prefix, uint32_t cap) {
@@ -294,7 +293,7 @@ static bool in_index(const ra_source *s, uint32_t sym) {
 uint32_t ra_lookup(const ra_source *s, const char *text, size_t len, uint32_t hash) {
     size_t pl;
     uint32_t index, empty;
-    if (__builtin_expect(starts_client(text, len), 0) && ra_derived_shape(text, len, &pl, &index)) {
+    if (__builtin_expect(ra_starts_client(text, len), 0) && ra_derived_shape(text, len, &pl, &index)) {
         uint32_t prefix = ra_lookup(s, text, pl, ra_hash(text, pl));
         return prefix ? derived_find(s, dtab_find(s, prefix), prefix, index) : 0;
     }
@@ -475,7 +474,7 @@ uint32_t ra_intern_placed_slow(ra_source *s, uint32_t offset, size_t len, uint32
     size_t head = ra_len_size(len), pl;
     const char *text = (const char *)s->sym_bytes.data + offset + head;
     uint32_t index;
-    if (__builtin_expect(starts_client(text, len), 0) && ra_derived_shape(text, len, &pl, &index)) {
+    if (__builtin_expect(ra_starts_client(text, len), 0) && ra_derived_shape(text, len, &pl, &index)) {
         if ((size_t)offset + head + len == s->sym_bytes.len) s->sym_bytes.len = offset;  // (still readable)
         return intern_shaped(s, text, pl, index);
     }
@@ -564,7 +563,7 @@ uint32_t ra_intern_hashed(ra_source *s, const char *text, size_t len, uint32_t h
     if (len > UINT32_MAX) return 0;
     size_t pl;
     uint32_t index;
-    if (__builtin_expect(starts_client(text, len), 0) && ra_derived_shape(text, len, &pl, &index)) return intern_shaped(s, text, pl, index);
+    if (__builtin_expect(ra_starts_client(text, len), 0) && ra_derived_shape(text, len, &pl, &index)) return intern_shaped(s, text, pl, index);
     uint32_t empty, found = find_settled(s, hash, len, text, &empty);
     if (found) return found;
     size_t head = ra_len_size(len);
@@ -584,7 +583,7 @@ uint32_t ra_intern_tail_hashed(ra_source *s, size_t len, uint32_t hash) {
     const char *text = (const char *)s->sym_bytes.data + s->sym_bytes.len + 5;
     size_t pl;
     uint32_t index;
-    if (__builtin_expect(starts_client(text, len), 0) && ra_derived_shape(text, len, &pl, &index)) return intern_shaped(s, text, pl, index);
+    if (__builtin_expect(ra_starts_client(text, len), 0) && ra_derived_shape(text, len, &pl, &index)) return intern_shaped(s, text, pl, index);
     uint32_t empty, found = find_settled(s, hash, len, text, &empty);
     return found ? found : add_symbol(s, len, hash, empty);
 }
