@@ -102,7 +102,9 @@ static inline __attribute__((always_inline)) bool stage_field(ra_normalizer *n, 
 // pending link, a record parked inside; a buffered value or a list, which the plan keeps from
 // quick sets, would be the same): its fields go back to the staging stack, and its record stays
 // unnamed, dropped when the payload finishes.
+static bool resolve_placed_slow(ra_normalizer *n);
 __attribute__((noinline)) static bool demote(ra_normalizer *n, frame *f) {
+    if (n->late_rec && !resolve_placed_slow(n)) return false;  // (a closed record's link may be one of these slots)
     ra_source *d = n->delta;
     uint32_t first = d->recs[f->rec].fields, count = f->slot - first;
     f->quick = false;
@@ -136,13 +138,21 @@ static inline uint32_t field_count(const ra_normalizer *n, const frame *f) {
 // A record's `id` text is placed at the end of the symbol bytes when it arrives and interned
 // when the record closes (frame_id), so that a repeat can give its copy back. That needs the copy
 // to be last then: before anything else adds a symbol (a child record opening, a first use of a
-// storage key or type), the waiting ID is interned. At most one waits at a time.
+// storage key or type), the waiting ID is interned. At most one waits at a time: an open
+// record's (`placed`), or a closed quick record's (`late_rec`, see close_late), which also waits
+// for anything that reads or names records.
 static inline uint32_t frame_id(ra_normalizer *n, frame *f);
+static inline int resolve_late(ra_normalizer *n);
 __attribute__((noinline)) static bool resolve_placed_slow(ra_normalizer *n) {
+    if (n->late_rec) return resolve_late(n) != 0;
     return frame_id(n, &n->frames[n->placed - 1]) != 0;
 }
 static inline __attribute__((always_inline)) bool resolve_placed(ra_normalizer *n) {
-    return !n->placed || resolve_placed_slow(n);
+    return !(n->placed | n->late_rec) || resolve_placed_slow(n);
+}
+/// The closed record's waiting ID, if there is one (before reading or naming records).
+static inline __attribute__((always_inline)) bool resolve_late_if_any(ra_normalizer *n) {
+    return !n->late_rec || resolve_placed_slow(n);
 }
 
 // Storage keys and type names come from the plan: intern each once per payload, not per field.
@@ -195,7 +205,9 @@ static inline __attribute__((always_inline)) frame *push(ra_normalizer *n, uint8
 
 // A record of selection set `set`, opened by selection `sel` (RA_NONE for the root).
 static inline __attribute__((always_inline)) frame *push_record(ra_normalizer *n, uint32_t set, uint32_t sel) {
-    if (!resolve_placed(n)) {  // the owner's ID, before the child's symbols
+    // The owner's ID, before the child's symbols. (A closed record's may wait: opening a record
+    // adds no symbol and reads none.)
+    if (n->placed && !resolve_placed_slow(n)) {
         oom(n);
         return NULL;
     }
@@ -493,6 +505,23 @@ static inline __attribute__((always_inline)) int name_record(ra_normalizer *n, u
     return 1;
 }
 
+// Interns the ID a closed record left waiting (close_late), writes it into the record's `id`
+// field and its parent's link, and names the record (or merges it into the ID's record).
+static inline __attribute__((always_inline)) int resolve_late(ra_normalizer *n) {
+    ra_source *d = n->delta;
+    uint32_t rec = n->late_rec - 1;
+    n->late_rec = 0;
+    uint32_t id = ra_intern_placed(d, n->late_off, n->late_len, n->late_hash);
+    if (!id) return oom(n);
+    if (n->late_id_slot != UINT32_MAX) {
+        uint64_t *slot = &d->slots[n->late_id_slot];
+        *slot = ra_slot_pack(ra_slot_key(*slot), ra_make(RA_TAG_IDSTR, id));
+    }
+    uint64_t *link = &d->slots[n->late_link];
+    *link = ra_slot_pack(ra_slot_key(*link), ra_make(RA_TAG_REF, id));
+    return name_record(n, id, rec);
+}
+
 // A quick record frame's record, its fields all in: their count, and the `id` field's value,
 // the data ID's symbol (0 while the frame's data ID is not known).
 static inline __attribute__((always_inline)) void seal_quick(ra_normalizer *n, const frame *f, uint32_t id) {
@@ -778,11 +807,47 @@ static bool is_viewer(const ra_normalizer *n, const frame *f) {
     return f->has_tn && f->tn_len == 6 && memcmp(n->bytes.data + f->tn_off, "Viewer", 6) == 0;
 }
 
+// A quick record that closes with its `id` text placed, inside a quick record: its ID is
+// interned later, when the next symbol is needed (resolve_placed: most often at the next
+// record's `id`), not now. An ID new to the payload is registered through the Bloom filter,
+// whose word, requested when the `id` arrived, is seldom in by the record's close in a large
+// payload (the filter outgrows the core's cache: a million todos' is 1.4 MB); a record later it
+// is. Until then the record is unnamed, and its `id` field and its parent's link to it hold
+// symbol 0. Whatever reads, names or merges records interns it first (resolve_late_if_any), as
+// whatever adds a symbol does (resolve_placed), so nothing sees the difference.
+static inline __attribute__((always_inline)) int close_late(ra_normalizer *n, frame *f, frame *p, uint32_t key) {
+    ra_source *d = n->delta;
+    const ra_record *r = &d->recs[f->rec];
+    d->recs[f->rec].count = (uint16_t)(f->slot - r->fields);
+    n->late_rec = f->rec + 1;
+    n->late_off = (uint32_t)f->id_off;
+    n->late_len = f->id_len;
+    n->late_hash = f->id_hash;
+    n->late_id_slot = f->id_field ? r->fields + f->id_field - 1 : UINT32_MAX;
+    n->placed = 0;
+    f->id_deferred = false;
+    n->nfields = f->field_base;
+    n->bytes.len = f->byte_base;
+    pop(n);
+    n->late_link = p->slot;
+    d->slots[p->slot++] = ra_slot_pack(key, ra_make(RA_TAG_REF, 0));
+    return 1;
+}
+
 // finish_record for the common record: one with its data ID (a string `id`), typed by its
 // field's concrete type, whose staged fields go into a new record as they are (see commit's
 // `plain`), with no record parked under it.
 // (`type_sym`: for a frame that is not quick.)
 static inline __attribute__((always_inline)) int close_identified(ra_normalizer *n, frame *f, uint32_t type_sym) {
+    if (!resolve_late_if_any(n)) return 0;  // (in payload order: it may be this record's ID too)
+    if (f->id_deferred && f->quick) {
+        frame *p = f - 1;  // (a quick record has a parent)
+        if (p->kind == F_RECORD && p->quick && p->slot < p->slot_end) {
+            uint32_t key = plan_sym(n, p->cur_skey);  // (cur_sel's storage key)
+            if (!key) return oom(n);
+            if (f->id_deferred) return close_late(n, f, p, key);  // (a first use of the key interns the ID)
+        }
+    }
     uint32_t id = frame_id(n, f);
     if (!id) return oom(n);
     uint32_t base = f->field_base, count = n->nfields - base;
@@ -912,6 +977,7 @@ static int close_record(ra_normalizer *n) {
 // Decides the closed record's data ID, commits it (or parks it until its parent's ID is known)
 // and hands the link to the parent.
 static int finish_record(ra_normalizer *n, uint32_t depth, uint32_t type_sym, bool viewer) {
+    if (!resolve_late_if_any(n)) return 0;
     frame *f = &n->frames[depth];
     bool root = f->sel == RA_NONE;
     if (f->id_deferred && !frame_id(n, f)) return oom(n);
@@ -1078,6 +1144,7 @@ static int on_scalar(ra_normalizer *n, uint64_t value, const char *text, size_t 
             // (A selected scalar `id` took direct_scalar's stage_id: this one is not selected,
             // under a type condition, or too long to place.)
             f->id_state = ID_STRING;
+            if (!resolve_placed(n)) return oom(n);  // (a closed record's ID may be waiting)
             f->resolved = ra_intern(n->delta, text, len);
             if (!f->resolved) return oom(n);
         } else if (falsy) {
@@ -1516,6 +1583,7 @@ ra_status ra_normalizer_finish(ra_normalizer *n) {
         ra_error_set(&n->err, RA_ERR_RESPONSE, n->consumed, "the response is empty");
         return RA_ERR_RESPONSE;
     }
+    if (!resolve_late_if_any(n)) return n->err.code;
     if (n->unnamed) ra_source_drop_unnamed(n->delta);
     ra_source_trim_tables(n->delta);
     ra_source_settle_index(n->delta);

@@ -95,6 +95,51 @@ final class NormalizerTests: XCTestCase {
         }
     }
 
+    /// A record with a selected string `id`, closing inside another quick record, takes its data
+    /// ID a record later (the normalizer interns it when the next symbol is needed, so that the
+    /// filter word requested when the `id` arrived has come in). Meanwhile its parent's link to
+    /// it and its `id` field wait. Whatever names, merges or reads records must intern it first:
+    /// - an id-less record reached twice (two aliases of one storage key), the second merged into
+    ///   the first while the record inside it waits: the merged link is the waiting record's;
+    /// - a record reached again, as a type with no `id` field (none selected, the response's
+    ///   still names it), before the waiting one's ID is interned: the later values win, as in
+    ///   the response, and the record keeps its first type, as relay's does;
+    /// - a to-do reached twice through a connection's edges, and one at the end of its list.
+    func testRecordsNamedARecordLaterLinkAndMergeInResponseOrder() throws {
+        let pins = try Compiler(schema: GraphQLSourceFile(name: "pins.graphql", text: """
+            type Query { user(id: ID!): User }
+            type User { id: ID! name: String pin: Pin other: Pin best: User }
+            type Pin { note: String target: User tag: Tag }
+            type Tag { name: String }
+            """))
+        let twice = try plan(pins, #"query Q { user(id: "me") { id a: pin { note target { id name } } b: pin { target { id name } } } }"#)
+        let twiceResponse = #"{"data":{"user":{"id":"U","a":{"note":"n","target":{"id":"T1","name":"x"}},"b":{"target":{"id":"T2","name":"y"}}}}}"#
+        // (`pin` first: the keys and types the rest needs are interned by then, as a first use
+        // would intern the waiting ID. `Tag` has no `id` field, so none is selected.)
+        let again = try plan(pins, #"query Q { user(id: "me") { id pin { tag { name } target { name best { id } } } best { id name } other { tag { name } } } }"#)
+        let againResponse = #"{"data":{"user":{"id":"U","pin":{"tag":{"name":"t"},"target":{"id":"A","name":"a","best":{"id":"C"}}},"best":{"id":"B","name":"first"},"other":{"tag":{"id":"B","name":"second"}}}}}"#
+        let edges = try plan(Self.todo, #"query Q { user(id: "me") { id todos(first: 3) { edges { node { id text } } } } }"#)
+        let node = { (id: String, text: String) in #"{"node":{"id":"\#(id)","text":"\#(text)"}}"# }
+        let edgesResponse = #"{"data":{"user":{"id":"U","todos":{"edges":[\#(node("T1", "a")),\#(node("T2", "b")),\#(node("T1", "c"))]}}}}"#
+        for chunk in Chunking.sizes {
+            var s = try store(twice, twiceResponse, chunk: chunk)
+            XCTAssertEqual(record(s, "client:U:pin"), #"{"__id":"client:U:pin","__typename":"Pin","note":"n","target":{"__ref":"T2"}}"#, "chunk \(chunk)")
+            XCTAssertEqual(record(s, "T1"), #"{"__id":"T1","__typename":"User","id":"T1","name":"x"}"#, "chunk \(chunk)")
+            XCTAssertEqual(record(s, "T2"), #"{"__id":"T2","__typename":"User","id":"T2","name":"y"}"#, "chunk \(chunk)")
+            s = try store(again, againResponse, chunk: chunk)
+            XCTAssertEqual(record(s, "B"), #"{"__id":"B","__typename":"User","id":"B","name":"second"}"#, "chunk \(chunk)")
+            XCTAssertEqual(record(s, "client:U:other"), #"{"__id":"client:U:other","__typename":"Pin","tag":{"__ref":"B"}}"#, "chunk \(chunk)")
+            XCTAssertEqual(record(s, "U"), #"{"__id":"U","__typename":"User","best":{"__ref":"B"},"id":"U","other":{"__ref":"client:U:other"},"pin":{"__ref":"client:U:pin"}}"#, "chunk \(chunk)")
+            s = try store(edges, edgesResponse, chunk: chunk)
+            XCTAssertEqual(record(s, "T1"), #"{"__id":"T1","__typename":"Todo","id":"T1","text":"c"}"#, "chunk \(chunk)")
+            XCTAssertEqual(record(s, "T2"), #"{"__id":"T2","__typename":"Todo","id":"T2","text":"b"}"#, "chunk \(chunk)")
+            for (i, id) in ["T1", "T2", "T1"].enumerated() {
+                let edge = "client:U:todos(first:3):edges:\(i)"
+                XCTAssertEqual(record(s, edge), #"{"__id":"\#(edge)","__typename":"TodoEdge","node":{"__ref":"\#(id)"}}"#, "chunk \(chunk)")
+            }
+        }
+    }
+
     /// Falsy ids (`""`, `0`, `false`, `null`) mean "no id": relay falls back to the client ID.
     func testFalsyIDsFallBackToClientIDs() throws {
         let p = try plan(Self.todo, #"query Q { user(id: "me") { friends(first: 4) { name } } }"#)
