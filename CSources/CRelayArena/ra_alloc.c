@@ -182,6 +182,52 @@ uint64_t ra_retained_memory_bytes(void) {
     return total;
 }
 
+// Arenas are written front to back and read at random: huge pages cut the page faults (half the
+// time of a large ingest was the kernel's) and the TLB misses (a page walk costs the most in a
+// virtual machine). The kernel gives them only to aligned 2 MiB runs inside a mapping, so a block
+// of 1 MiB or more is mapped at a huge-page boundary and rounded up to whole huge pages: else a
+// 1.4 MiB Bloom filter (a million IDs') has none, and a bigger block loses the run at each end.
+static size_t huge_round(size_t bytes) {
+    return bytes >= RA_HUGE_PAGE / 2 ? (bytes + RA_HUGE_PAGE - 1) & ~(RA_HUGE_PAGE - 1) : bytes;
+}
+
+// A fresh mapping of at least `*want` bytes (page-rounded); sets `*want` to what was mapped.
+static void *map_fresh(size_t *want) {
+    size_t bytes = huge_round(*want), slack = bytes >= RA_HUGE_PAGE / 2 ? RA_HUGE_PAGE : 0;
+    uint8_t *m = mmap(NULL, bytes + slack, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) return NULL;
+    uint8_t *at = m;
+    if (slack) {  // keep the aligned run, give back the rest
+        at = (uint8_t *)(((uintptr_t)m + RA_HUGE_PAGE - 1) & ~(uintptr_t)(RA_HUGE_PAGE - 1));
+        if (at > m) munmap(m, (size_t)(at - m));
+        if (m + slack > at) munmap(at + bytes, (size_t)(m + slack - at));
+    }
+    (void)madvise(at, bytes, MADV_HUGEPAGE);  // advice only; mapped pages come zeroed
+    *want = bytes;
+    return at;
+}
+
+// A mapped block grown to at least `*want` bytes: in place when the address space after it is
+// free, else moved (its pages, not copied) into a fresh aligned mapping. Sets `*want` to what is
+// mapped now; NULL (the block untouched) when neither works.
+static void *map_grow(header *h, size_t *want) {
+    size_t bytes = huge_round(*want);
+    void *m = mremap(h, mapped_bytes(h), bytes, 0);
+    if (m == MAP_FAILED) {
+        size_t got = bytes;
+        void *to = map_fresh(&got);
+        if (!to) return NULL;
+        m = mremap(h, mapped_bytes(h), got, MREMAP_MAYMOVE | MREMAP_FIXED, to);
+        if (m == MAP_FAILED) {
+            munmap(to, got);
+            return NULL;
+        }
+        bytes = got;
+    }
+    *want = bytes;
+    return m;
+}
+
 static void *finish(header *h, size_t n, uint32_t kind) {
     h->size = n;
     h->kind = kind;
@@ -193,17 +239,14 @@ static void *alloc(size_t n, bool zero) {
     if (n > SIZE_MAX / 2) return NULL;
     if (n >= RA_MAP_MIN) {
         size_t want = page_round(n + RA_HEADER), got;
-        if (want / RA_PAGE > UINT32_MAX) return NULL;
+        if (huge_round(want) / RA_PAGE > UINT32_MAX) return NULL;  // (mapped_pages)
         void *m = retained_take(want, &got);
         if (m) {
             if (zero) memset(m, 0, n + RA_HEADER);  // reused pages hold the last block's bytes
         } else {
-            m = mmap(NULL, want, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-            if (m == MAP_FAILED) return NULL;
+            m = map_fresh(&want);
+            if (!m) return NULL;
             got = want;
-            // Arenas are written front to back and read at random: huge pages cut the page faults
-            // (half the time of a large ingest was the kernel's) and TLB misses. Advice only.
-            (void)madvise(m, want, MADV_HUGEPAGE);  // mapped pages come zeroed
         }
         ((header *)m)->mapped_pages = (uint32_t)(got / RA_PAGE);
         return finish(m, n, KIND_MAP);
@@ -225,13 +268,13 @@ void *ra_realloc(void *p, size_t n) {
     header *h = (header *)((uint8_t *)p - RA_HEADER);
     if (h->kind == KIND_MAP && n >= RA_MAP_MIN) {
         size_t want = page_round(n + RA_HEADER);
-        if (want / RA_PAGE > UINT32_MAX) return NULL;
+        if (huge_round(want) / RA_PAGE > UINT32_MAX) return NULL;  // (mapped_pages)
         if (want <= mapped_bytes(h)) {  // a reused block may have the room already
             h->size = n;
             return p;
         }
-        header *m = mremap(h, mapped_bytes(h), want, MREMAP_MAYMOVE);
-        if (m == MAP_FAILED) return NULL;
+        header *m = map_grow(h, &want);
+        if (!m) return NULL;
         m->size = n;
         m->mapped_pages = (uint32_t)(want / RA_PAGE);
         return (uint8_t *)m + RA_HEADER;
