@@ -513,10 +513,8 @@ static inline __attribute__((always_inline)) int resolve_late(ra_normalizer *n) 
     n->late_rec = 0;
     uint32_t id = ra_intern_placed(d, n->late_off, n->late_len, n->late_hash);
     if (!id) return oom(n);
-    if (n->late_id_slot != UINT32_MAX) {
-        uint64_t *slot = &d->slots[n->late_id_slot];
-        *slot = ra_slot_pack(ra_slot_key(*slot), ra_make(RA_TAG_IDSTR, id));
-    }
+    uint64_t *slot = &d->slots[n->late_id_slot];
+    *slot = ra_slot_pack(ra_slot_key(*slot), ra_make(RA_TAG_IDSTR, id));
     uint64_t *link = &d->slots[n->late_link];
     *link = ra_slot_pack(ra_slot_key(*link), ra_make(RA_TAG_REF, id));
     return name_record(n, id, rec);
@@ -823,7 +821,7 @@ static inline __attribute__((always_inline)) int close_late(ra_normalizer *n, fr
     n->late_off = (uint32_t)f->id_off;
     n->late_len = f->id_len;
     n->late_hash = f->id_hash;
-    n->late_id_slot = f->id_field ? r->fields + f->id_field - 1 : UINT32_MAX;
+    n->late_id_slot = r->fields + f->id_field - 1;  // (stage_id gave it one, as it placed the text)
     n->placed = 0;
     f->id_deferred = false;
     n->nfields = f->field_base;
@@ -842,7 +840,7 @@ static inline __attribute__((always_inline)) int close_identified(ra_normalizer 
     if (!resolve_late_if_any(n)) return 0;  // (in payload order: it may be this record's ID too)
     if (f->id_deferred && f->quick) {
         frame *p = f - 1;  // (a quick record has a parent)
-        if (p->kind == F_RECORD && p->quick && p->slot < p->slot_end) {
+        if (p->quick && p->slot < p->slot_end) {  // (only record frames are quick)
             uint32_t key = plan_sym(n, p->cur_skey);  // (cur_sel's storage key)
             if (!key) return oom(n);
             if (f->id_deferred) return close_late(n, f, p, key);  // (a first use of the key interns the ID)

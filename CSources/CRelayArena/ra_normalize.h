@@ -107,8 +107,8 @@ struct ra_normalizer {
     uint32_t hw_items, hw_pend, hw_pfields;  // high-water marks: what was written of each array
     uint32_t placed;       // 1 + depth of the record whose `id` text waits at the end of the symbol bytes, 0: none
     // A closed quick record whose `id` text still waits there (see close_identified): 1 + its
-    // record (0: none; never while `placed`), the text, the slot of its `id` field (UINT32_MAX:
-    // none) and the slot of its parent's link to it, both written when the ID is interned.
+    // record (0: none; never while `placed`), the text, the slot of its `id` field and the slot
+    // of its parent's link to it, both written when the ID is interned.
     uint32_t late_rec, late_off, late_len, late_hash, late_id_slot, late_link;
     uint32_t unnamed;      // records committed unnamed and not named (merged into another record): dropped at finish
     uint32_t nested;       // pending records whose parent is another pending record (not a frame)
