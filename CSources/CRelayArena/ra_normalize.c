@@ -815,8 +815,8 @@ static bool is_viewer(const ra_normalizer *n, const frame *f) {
 // whatever adds a symbol does (resolve_placed), so nothing sees the difference.
 static inline __attribute__((always_inline)) int close_late(ra_normalizer *n, frame *f, frame *p, uint32_t key) {
     ra_source *d = n->delta;
-    const ra_record *r = &d->recs[f->rec];
-    d->recs[f->rec].count = (uint16_t)(f->slot - r->fields);
+    ra_record *r = &d->recs[f->rec];
+    r->count = (uint16_t)(f->slot - r->fields);
     n->late_rec = f->rec + 1;
     n->late_off = (uint32_t)f->id_off;
     n->late_len = f->id_len;
@@ -837,7 +837,7 @@ static inline __attribute__((always_inline)) int close_late(ra_normalizer *n, fr
 // `plain`), with no record parked under it.
 // (`type_sym`: for a frame that is not quick.)
 static inline __attribute__((always_inline)) int close_identified(ra_normalizer *n, frame *f, uint32_t type_sym) {
-    if (!resolve_late_if_any(n)) return 0;  // (in payload order: it may be this record's ID too)
+    if (!resolve_late_if_any(n)) return 0;  // (a record that closed before this one is named before it)
     if (f->id_deferred && f->quick) {
         frame *p = f - 1;  // (a quick record has a parent)
         if (p->quick && p->slot < p->slot_end) {  // (only record frames are quick)
