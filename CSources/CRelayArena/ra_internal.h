@@ -334,6 +334,15 @@ static inline __attribute__((always_inline)) uint32_t ra_intern_placed(ra_source
     if (!ra_starts_client(text, len) && ra_unseen(s, hash)) return ra_register_unseen(s, offset, hash);
     return ra_intern_placed_slow(s, offset, len, hash);
 }
+/// A new derived symbol for `prefix` and `index`, in its free slot of the prefix's table `t`. 0 on
+/// OOM / past the limit.
+static inline __attribute__((always_inline)) uint32_t ra_dtable_add(ra_source *s, ra_dtable *t, uint32_t prefix, uint32_t index) {
+    uint32_t sym = ra_new_symbol(s, prefix | RA_SYM_DERIVED, index);
+    if (!sym) return 0;
+    s->dslots[t->start + index] = sym;
+    t->count++;
+    return sym;
+}
 uint32_t ra_intern_derived_hinted_slow(ra_source *s, uint32_t prefix, uint32_t index, uint32_t *hint);
 /// ra_intern_derived for the items of one list, interned one after another: `*hint` remembers
 /// where the prefix's table sits in the table map (UINT32_MAX at first), so that the next index,
@@ -347,13 +356,7 @@ static inline __attribute__((always_inline)) uint32_t ra_intern_derived_hinted(r
         ra_dtable *t = &s->dtabs[h];
         uint32_t found = s->dslots[t->start + index];
         if (found) return found;
-        if (!t->overflow) {  // (else the index may hold it: the full search)
-            uint32_t sym = ra_new_symbol(s, prefix | RA_SYM_DERIVED, index);
-            if (!sym) return 0;
-            s->dslots[t->start + index] = sym;
-            t->count++;
-            return sym;
-        }
+        if (!t->overflow) return ra_dtable_add(s, t, prefix, index);  // (else the index may hold it: the full search)
     }
     return ra_intern_derived_hinted_slow(s, prefix, index, hint);
 }

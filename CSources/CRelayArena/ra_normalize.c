@@ -98,13 +98,32 @@ static inline __attribute__((always_inline)) bool stage_field(ra_normalizer *n, 
     return true;
 }
 
+// A record's `id` text is placed at the end of the symbol bytes when it arrives and interned
+// when the record closes (frame_id), so that a repeat can give its copy back. That needs the copy
+// to be last then: before anything else adds a symbol (a child record opening, a first use of a
+// storage key or type), the waiting ID is interned. At most one waits at a time: an open
+// record's (`placed`), or a closed quick record's (`late_rec`, see close_late), which also waits
+// for anything that reads or names records.
+static inline uint32_t frame_id(ra_normalizer *n, frame *f);
+static inline int resolve_late(ra_normalizer *n);
+__attribute__((noinline)) static bool resolve_placed_slow(ra_normalizer *n) {
+    if (n->late_rec) return resolve_late(n) != 0;
+    return frame_id(n, &n->frames[n->placed - 1]) != 0;
+}
+static inline __attribute__((always_inline)) bool resolve_placed(ra_normalizer *n) {
+    return !(n->placed | n->late_rec) || resolve_placed_slow(n);
+}
+/// The closed record's waiting ID, if there is one (before reading or naming records).
+static inline __attribute__((always_inline)) bool resolve_late_if_any(ra_normalizer *n) {
+    return !n->late_rec || resolve_placed_slow(n);
+}
+
 // A quick record frame (frame.quick) that turns out to need the general path after all (a
 // pending link, a record parked inside; a buffered value or a list, which the plan keeps from
 // quick sets, would be the same): its fields go back to the staging stack, and its record stays
 // unnamed, dropped when the payload finishes.
-static bool resolve_placed_slow(ra_normalizer *n);
 __attribute__((noinline)) static bool demote(ra_normalizer *n, frame *f) {
-    if (n->late_rec && !resolve_placed_slow(n)) return false;  // (a closed record's link may be one of these slots)
+    if (!resolve_late_if_any(n)) return false;  // (a closed record's link may be one of these slots)
     ra_source *d = n->delta;
     uint32_t first = d->recs[f->rec].fields, count = f->slot - first;
     f->quick = false;
@@ -133,26 +152,6 @@ static inline __attribute__((always_inline)) bool add_field(ra_normalizer *n, fr
 // How many fields the record frame has so far.
 static inline uint32_t field_count(const ra_normalizer *n, const frame *f) {
     return f->quick ? f->slot - n->delta->recs[f->rec].fields : n->nfields - f->field_base;
-}
-
-// A record's `id` text is placed at the end of the symbol bytes when it arrives and interned
-// when the record closes (frame_id), so that a repeat can give its copy back. That needs the copy
-// to be last then: before anything else adds a symbol (a child record opening, a first use of a
-// storage key or type), the waiting ID is interned. At most one waits at a time: an open
-// record's (`placed`), or a closed quick record's (`late_rec`, see close_late), which also waits
-// for anything that reads or names records.
-static inline uint32_t frame_id(ra_normalizer *n, frame *f);
-static inline int resolve_late(ra_normalizer *n);
-__attribute__((noinline)) static bool resolve_placed_slow(ra_normalizer *n) {
-    if (n->late_rec) return resolve_late(n) != 0;
-    return frame_id(n, &n->frames[n->placed - 1]) != 0;
-}
-static inline __attribute__((always_inline)) bool resolve_placed(ra_normalizer *n) {
-    return !(n->placed | n->late_rec) || resolve_placed_slow(n);
-}
-/// The closed record's waiting ID, if there is one (before reading or naming records).
-static inline __attribute__((always_inline)) bool resolve_late_if_any(ra_normalizer *n) {
-    return !n->late_rec || resolve_placed_slow(n);
 }
 
 // Storage keys and type names come from the plan: intern each once per payload, not per field.

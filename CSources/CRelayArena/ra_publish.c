@@ -125,29 +125,6 @@ static bool value_equal(const ra_source *st, uint64_t sv, const ra_source *d, ui
     }
 }
 
-// value_equal's common cases inline: same tag and a scalar word, a string, or a link.
-static inline __attribute__((always_inline)) bool value_equal_fast(const ra_source *st, uint64_t sv, const ra_source *d, uint64_t dv,
-                                    const uint32_t *tr) {
-    unsigned tag = ra_value_tag(dv);
-    if (tag == ra_value_tag(sv)) {
-        switch (tag) {
-        case RA_TAG_NULL:
-        case RA_TAG_TRUE:
-        case RA_TAG_FALSE:
-        case RA_TAG_INT: return sv == dv;
-        case RA_TAG_REF:
-        case RA_TAG_IDSTR: return ra_value_payload(sv) == tr[ra_value_payload(dv)];
-        case RA_TAG_STRING: {
-            uint32_t la, lb;
-            const uint8_t *a = ra_heap_value(st, ra_value_payload(sv), &la), *b = ra_heap_value(d, ra_value_payload(dv), &lb);
-            return la == lb && ra_bytes_equal(a, b, la);
-        }
-        default: break;
-        }
-    }
-    return value_equal(st, sv, d, dv, tr);
-}
-
 // value_equal on slots (a store slot against a delta slot, their keys aside), the common cases
 // read straight from the slots' tag and payload bits, without unpacking the values.
 static inline __attribute__((always_inline)) bool slot_equal_fast(const ra_source *st, uint64_t ss, const ra_source *d,
@@ -183,17 +160,6 @@ static inline uint64_t store_slot(const ra_source *st, uint32_t rec, uint32_t f,
     }
     uint64_t v = ra_record_get(st, rec, key);
     return v ? ra_slot_pack(key, v) : 0;
-}
-
-// The store record's value for `key`, trying slot `f` first: a refetch of the same selection
-// lists a record's fields in the same order.
-static inline uint64_t store_value(const ra_source *st, uint32_t rec, uint32_t f, uint32_t key) {
-    const ra_record *r = &st->recs[rec];
-    if (f < r->count) {
-        uint64_t slot = st->slots[r->fields + f];
-        if (ra_slot_key(slot) == key) return ra_slot_value(slot);
-    }
-    return ra_record_get(st, rec, key);
 }
 
 // Copies a delta value into the store's heap / symbol space. Cannot fail after reservation.
@@ -395,8 +361,8 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
                 uint64_t dslot = d->slots[dr->fields + f], dv = ra_slot_value(dslot);
                 uint32_t key = tr[ra_slot_key(dslot)];
                 if (f >= RA_DIFFER_BITS) {
-                    uint64_t sv = store_value(st, (uint32_t)ri, f, key);
-                    if (sv && value_equal_fast(st, sv, d, dv, tr)) continue;
+                    uint64_t sslot = store_slot(st, (uint32_t)ri, f, key);
+                    if (sslot && slot_equal_fast(st, sslot, d, dslot, tr)) continue;
                 }
                 // Where pass 1 found the key (its slot, mostly), or one more slot.
                 uint64_t *at = f < sr->count ? &st->slots[sr->fields + f] : NULL;

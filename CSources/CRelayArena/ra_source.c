@@ -154,7 +154,6 @@ static inline __attribute__((always_inline)) uint32_t find(const ra_source *s, u
 
 // MARK: Derivation tables
 
-
 // The count of the digits that end `t` after a ':' when they are a decimal index (no leading
 // zero, at most UINT32_MAX, which `*index` gets); 0 when it does not end so.
 static size_t index_suffix(const char *t, size_t len, uint32_t *index) {
@@ -517,13 +516,7 @@ uint32_t ra_intern_derived(ra_source *s, uint32_t prefix, uint32_t index) {
         if (!t) return 0;
     }
     bool oom = false;
-    if (dtab_reach(s, t, index, &oom)) {
-        uint32_t sym = ra_new_symbol(s, prefix | RA_SYM_DERIVED, index);
-        if (!sym) return 0;
-        s->dslots[t->start + index] = sym;
-        t->count++;
-        return sym;
-    }
+    if (dtab_reach(s, t, index, &oom)) return ra_dtable_add(s, t, prefix, index);
     if (oom) return 0;
     // Too sparse for a slot: into the index, by its text's hash.
     uint32_t len, empty, hash = derived_hash(s, prefix, index, &len);
