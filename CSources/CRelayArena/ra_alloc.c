@@ -32,7 +32,8 @@ static _Atomic int64_t live_blocks;
 
 #define RA_MAP_MIN ((size_t)1 << 18)
 #define RA_HEADER 16u
-enum { KIND_HEAP = 0x48454150u, KIND_MAP = 0x4d415050u };
+// KIND_TABLE: a mapped block read at random (ra_calloc_table), in huge pages.
+enum { KIND_HEAP = 0x48454150u, KIND_MAP = 0x4d415050u, KIND_TABLE = 0x5441424cu };
 
 // Header before every block: its usable size and how it was obtained; a mapped block also
 // records how many bytes are mapped (a reused block may have more than its size needs).
@@ -59,6 +60,7 @@ static struct retained {
     size_t bytes;     // mapped
     size_t resident;  // at most this much of it was written (what the limit counts)
     size_t last;      // the size its last holder asked for
+    bool table;       // in huge pages (KIND_TABLE)
 } retained[RA_RETAIN_SLOTS];
 static size_t nretained, retained_total;
 static size_t retain_limit = (size_t)256 << 20;
@@ -83,12 +85,13 @@ static bool better_fit(const struct retained *a, const struct retained *b, size_
     return a->resident < b->resident;
 }
 
-static void *retained_take(size_t bytes, size_t *got) {
+// A table takes only a table's block, an array only an array's (their pages differ).
+static void *retained_take(size_t bytes, bool table, size_t *got) {
     pthread_mutex_lock(&retain_lock);
     size_t best = nretained;
     for (size_t i = 0; i < nretained; i++) {
         size_t have = retained[i].bytes;
-        if (have >= bytes && have / 4 <= bytes + RA_MAP_MIN &&
+        if (retained[i].table == table && have >= bytes && have / 4 <= bytes + RA_MAP_MIN &&
             (best == nretained || better_fit(&retained[i], &retained[best], bytes)))
             best = i;
     }
@@ -109,7 +112,7 @@ static void *retained_take(size_t bytes, size_t *got) {
 // unmapped whole would leave it no block of the size it needs (a fresh mapping, every page
 // faulted in again) while a smaller kept block sat idle. The pages given back are the budget's
 // excess either way. (Under the lock: a block taken meanwhile must not lose what is written.)
-static void retained_give(void *base, size_t bytes, size_t resident, size_t last) {
+static void retained_give(void *base, size_t bytes, size_t resident, size_t last, bool table) {
     void *evict = NULL, *oldest = NULL;
     size_t nevict = 0, noldest = 0;
     pthread_mutex_lock(&retain_lock);
@@ -121,7 +124,7 @@ static void retained_give(void *base, size_t bytes, size_t resident, size_t last
             retained_remove(0);
         }
         RA_POISON(base, bytes);
-        retained[nretained++] = (struct retained){base, bytes, resident, last};
+        retained[nretained++] = (struct retained){base, bytes, resident, last, table};
         retained_total += resident;
         for (size_t i = 0; retained_total > retain_limit && i < nretained; i++) {
             struct retained *r = &retained[i];
@@ -182,18 +185,25 @@ uint64_t ra_retained_memory_bytes(void) {
     return total;
 }
 
-// Arenas are written front to back and read at random: huge pages cut the page faults (half the
-// time of a large ingest was the kernel's) and the TLB misses (a page walk costs the most in a
-// virtual machine). The kernel gives them only to aligned 2 MiB runs inside a mapping, so a block
-// of 1 MiB or more is mapped at a huge-page boundary and rounded up to whole huge pages: else a
-// 1.4 MiB Bloom filter (a million IDs') has none, and a bigger block loses the run at each end.
-static size_t huge_round(size_t bytes) {
-    return bytes >= RA_HUGE_PAGE / 2 ? (bytes + RA_HUGE_PAGE - 1) & ~(RA_HUGE_PAGE - 1) : bytes;
+// Huge pages cut the page faults of fresh memory and the TLB misses (a page walk costs the most
+// in a virtual machine): a 1M-todo ingest in a loop runs ~4% faster with its arrays in them. The
+// kernel gives them only to aligned 2 MiB runs inside a mapping, so such a block is mapped at a
+// huge-page boundary and rounded up to whole huge pages. But a huge page is faulted in whole: at
+// the end of an array still being written, half a huge page on average is held for nothing,
+// which over a 100k-todo store's dozen arrays came to 0.4x the store. So an array gets huge pages
+// from 32 MiB (where that is at most ~3% of it), and a table read at random (ra_calloc_table: a
+// payload's Bloom filter, an index), which is written all over, from 1 MiB: a million IDs'
+// 1.4 MiB filter, one random word read per ID, had no huge page before it was rounded up.
+static bool in_huge_pages(size_t bytes, bool table) {
+    return bytes >= (table ? RA_HUGE_PAGE / 2 : 16 * RA_HUGE_PAGE);
+}
+static size_t huge_round(size_t bytes, bool table) {
+    return in_huge_pages(bytes, table) ? (bytes + RA_HUGE_PAGE - 1) & ~(RA_HUGE_PAGE - 1) : bytes;
 }
 
 // A fresh mapping of at least `*want` bytes (page-rounded); sets `*want` to what was mapped.
-static void *map_fresh(size_t *want) {
-    size_t bytes = huge_round(*want), slack = bytes >= RA_HUGE_PAGE / 2 ? RA_HUGE_PAGE : 0;
+static void *map_fresh(size_t *want, bool table) {
+    size_t bytes = huge_round(*want, table), slack = in_huge_pages(*want, table) ? RA_HUGE_PAGE : 0;
     uint8_t *m = mmap(NULL, bytes + slack, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (m == MAP_FAILED) return NULL;
     uint8_t *at = m;
@@ -201,21 +211,24 @@ static void *map_fresh(size_t *want) {
         at = (uint8_t *)(((uintptr_t)m + RA_HUGE_PAGE - 1) & ~(uintptr_t)(RA_HUGE_PAGE - 1));
         if (at > m) munmap(m, (size_t)(at - m));
         if (m + slack > at) munmap(at + bytes, (size_t)(m + slack - at));
+        (void)madvise(at, bytes, MADV_HUGEPAGE);  // advice only; mapped pages come zeroed
     }
-    (void)madvise(at, bytes, MADV_HUGEPAGE);  // advice only; mapped pages come zeroed
     *want = bytes;
     return at;
 }
 
 // A mapped block grown to at least `*want` bytes: in place when the address space after it is
-// free, else moved (its pages, not copied) into a fresh aligned mapping. Sets `*want` to what is
-// mapped now; NULL (the block untouched) when neither works.
-static void *map_grow(header *h, size_t *want) {
-    size_t bytes = huge_round(*want);
+// free, else moved (its pages, not copied) into a fresh mapping, an aligned one when it is to
+// have huge pages. Sets `*want` to what is mapped now; NULL (the block untouched) when neither
+// works.
+static void *map_grow(header *h, size_t *want, bool table) {
+    size_t bytes = huge_round(*want, table);
     void *m = mremap(h, mapped_bytes(h), bytes, 0);
-    if (m == MAP_FAILED) {
+    if (m != MAP_FAILED) {
+        if (in_huge_pages(bytes, table)) (void)madvise(m, bytes, MADV_HUGEPAGE);  // (its aligned runs)
+    } else {
         size_t got = bytes;
-        void *to = map_fresh(&got);
+        void *to = map_fresh(&got, table);
         if (!to) return NULL;
         m = mremap(h, mapped_bytes(h), got, MREMAP_MAYMOVE | MREMAP_FIXED, to);
         if (m == MAP_FAILED) {
@@ -235,45 +248,51 @@ static void *finish(header *h, size_t n, uint32_t kind) {
     return (uint8_t *)h + RA_HEADER;
 }
 
-static void *alloc(size_t n, bool zero) {
+static void *alloc(size_t n, bool zero, bool table) {
     if (n > SIZE_MAX / 2) return NULL;
     if (n >= RA_MAP_MIN) {
         size_t want = page_round(n + RA_HEADER), got;
-        if (huge_round(want) / RA_PAGE > UINT32_MAX) return NULL;  // (mapped_pages)
-        void *m = retained_take(want, &got);
+        if (huge_round(want, table) / RA_PAGE > UINT32_MAX) return NULL;  // (mapped_pages)
+        void *m = retained_take(want, table, &got);
         if (m) {
             if (zero) memset(m, 0, n + RA_HEADER);  // reused pages hold the last block's bytes
         } else {
-            m = map_fresh(&want);
+            m = map_fresh(&want, table);
             if (!m) return NULL;
             got = want;
         }
         ((header *)m)->mapped_pages = (uint32_t)(got / RA_PAGE);
-        return finish(m, n, KIND_MAP);
+        return finish(m, n, table ? KIND_TABLE : KIND_MAP);
     }
     header *h = zero ? calloc(1, n + RA_HEADER) : malloc(n + RA_HEADER);
     return h ? finish(h, n, KIND_HEAP) : NULL;
 }
 
-void *ra_malloc(size_t n) { return alloc(n, false); }
+void *ra_malloc(size_t n) { return alloc(n, false, false); }
 
 void *ra_calloc(size_t count, size_t size) {
     if (size && count > SIZE_MAX / 2 / size) return NULL;
-    return alloc(count * size, true);
+    return alloc(count * size, true, false);
+}
+
+void *ra_calloc_table(size_t count, size_t size) {
+    if (size && count > SIZE_MAX / 2 / size) return NULL;
+    return alloc(count * size, true, true);
 }
 
 void *ra_realloc(void *p, size_t n) {
-    if (!p) return alloc(n, false);
+    if (!p) return alloc(n, false, false);
     if (n > SIZE_MAX / 2) return NULL;
     header *h = (header *)((uint8_t *)p - RA_HEADER);
-    if (h->kind == KIND_MAP && n >= RA_MAP_MIN) {
+    bool table = h->kind == KIND_TABLE;
+    if ((h->kind == KIND_MAP || table) && n >= RA_MAP_MIN) {
         size_t want = page_round(n + RA_HEADER);
-        if (huge_round(want) / RA_PAGE > UINT32_MAX) return NULL;  // (mapped_pages)
+        if (huge_round(want, table) / RA_PAGE > UINT32_MAX) return NULL;  // (mapped_pages)
         if (want <= mapped_bytes(h)) {  // a reused block may have the room already
             h->size = n;
             return p;
         }
-        header *m = map_grow(h, &want);
+        header *m = map_grow(h, &want, table);
         if (!m) return NULL;
         m->size = n;
         m->mapped_pages = (uint32_t)(want / RA_PAGE);
@@ -286,7 +305,7 @@ void *ra_realloc(void *p, size_t n) {
         return (uint8_t *)q + RA_HEADER;
     }
     // Crossing the threshold: one copy into the other kind of block.
-    void *q = alloc(n, false);
+    void *q = alloc(n, false, table);
     if (!q) return NULL;
     memcpy(q, p, h->size < n ? h->size : n);
     ra_dealloc(p);
@@ -299,7 +318,7 @@ void ra_dealloc_used(void *p, size_t used) {
     if (!p) return;
     header *h = (header *)((uint8_t *)p - RA_HEADER);
     atomic_fetch_sub_explicit(&live_blocks, 1, memory_order_relaxed);
-    if (h->kind != KIND_MAP) {
+    if (h->kind == KIND_HEAP) {
         free(h);
         return;
     }
@@ -308,7 +327,7 @@ void ra_dealloc_used(void *p, size_t used) {
     // budget counts the memory a kept block holds, not the address space it spans.
     size_t mapped = mapped_bytes(h), keep = used < mapped - RA_HEADER ? page_round(RA_HEADER + used) : mapped;
     if (keep < mapped) (void)madvise((uint8_t *)h + keep, mapped - keep, MADV_DONTNEED);
-    retained_give(h, mapped, keep, page_round(h->size + RA_HEADER));
+    retained_give(h, mapped, keep, page_round(h->size + RA_HEADER), h->kind == KIND_TABLE);
 }
 
 int64_t ra_live_allocations(void) { return atomic_load_explicit(&live_blocks, memory_order_relaxed); }

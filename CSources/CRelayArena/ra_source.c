@@ -335,7 +335,7 @@ static inline void index_put(uint32_t *idx, uint32_t cap, uint32_t sym, uint32_t
 static void bloom_build(ra_source *s, uint64_t texts) {
     uint64_t words = texts / 6 + 64;
     if (words > UINT32_MAX) words = UINT32_MAX;
-    uint64_t *b = ra_calloc((size_t)words, sizeof *b);
+    uint64_t *b = ra_calloc_table((size_t)words, sizeof *b);
     ra_dealloc(s->bloom);
     s->bloom = b;  // NULL on OOM: no filter, every text is looked up (the filter is only a shortcut)
     s->bloom_words = b ? (uint32_t)words : 0;
@@ -387,7 +387,7 @@ static bool ra_index_grow(ra_source *s, uint64_t want) {
     if (cap < 2 * (uint64_t)s->index_cap) cap = 2 * (uint64_t)s->index_cap;
     if (cap < 256) cap = 256;
     if (cap > (1u << 31)) return false;
-    uint32_t *idx = ra_calloc((size_t)cap, sizeof *idx);
+    uint32_t *idx = ra_calloc_table((size_t)cap, sizeof *idx);
     if (!idx) return false;
     ra_derivation d = {.prefix = 0};
     for (uint32_t sym = 1; sym < s->nsyms; sym++)
