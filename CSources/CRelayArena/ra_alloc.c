@@ -32,7 +32,7 @@ static _Atomic int64_t live_blocks;
 
 #define RA_MAP_MIN ((size_t)1 << 18)
 #define RA_HEADER 16u
-// KIND_TABLE: a mapped block read at random (ra_calloc_table), in huge pages.
+// KIND_TABLE: a mapped block read at random (ra_calloc_table), given huge pages from 1 MiB.
 enum { KIND_HEAP = 0x48454150u, KIND_MAP = 0x4d415050u, KIND_TABLE = 0x5441424cu };
 
 // Header before every block: its usable size and how it was obtained; a mapped block also
@@ -51,6 +51,22 @@ _Static_assert(sizeof(header) == RA_HEADER, "header keeps blocks 16-byte aligned
 
 static size_t page_round(size_t n) { return (n + RA_PAGE - 1) & ~(RA_PAGE - 1); }
 static size_t mapped_bytes(const header *h) { return (size_t)h->mapped_pages * RA_PAGE; }
+
+// Huge pages cut the page faults of fresh memory and the TLB misses (a page walk costs the most
+// in a virtual machine): a 1M-todo ingest in a loop runs ~4% faster with its arrays in them. The
+// kernel gives them only to aligned 2 MiB runs inside a mapping, so such a block is mapped at a
+// huge-page boundary and rounded up to whole huge pages. But a huge page is faulted in whole: at
+// the end of an array still being written, half a huge page on average is held for nothing,
+// which over a 100k-todo store's dozen arrays came to 0.4x the store. So an array gets huge pages
+// from 32 MiB (where that is at most ~3% of it), and a table read at random (ra_calloc_table: a
+// payload's Bloom filter, an index), which is written all over, from 1 MiB: a million IDs'
+// 1.4 MiB filter, one random word read per ID, had no huge page before it was rounded up.
+static bool in_huge_pages(size_t bytes, bool table) {
+    return bytes >= (table ? RA_HUGE_PAGE / 2 : 16 * RA_HUGE_PAGE);
+}
+static size_t huge_round(size_t bytes, bool table) {
+    return in_huge_pages(bytes, table) ? (bytes + RA_HUGE_PAGE - 1) & ~(RA_HUGE_PAGE - 1) : bytes;
+}
 
 // Retained blocks, oldest first. Only blocks of 256 KiB and more pass through here, a dozen per
 // payload, so one mutex is no contention.
@@ -129,8 +145,9 @@ static void retained_give(void *base, size_t bytes, size_t resident, size_t last
         for (size_t i = 0; retained_total > retain_limit && i < nretained; i++) {
             struct retained *r = &retained[i];
             size_t excess = retained_total - retain_limit;
-            // Whole huge pages where it can (a partial one would be split into small ones).
-            size_t keep = r->resident > excess ? (r->resident - excess) & ~(RA_HUGE_PAGE - 1) : 0;
+            // A block in huge pages keeps whole ones (a partial one would be split into small ones).
+            size_t unit = in_huge_pages(r->bytes, r->table) ? RA_HUGE_PAGE : RA_PAGE;
+            size_t keep = r->resident > excess ? (r->resident - excess) & ~(unit - 1) : 0;
             if (keep >= r->resident) continue;
             (void)madvise((uint8_t *)r->base + keep, r->resident - keep, MADV_DONTNEED);
             retained_total -= r->resident - keep;
@@ -183,22 +200,6 @@ uint64_t ra_retained_memory_bytes(void) {
     uint64_t total = retained_total;
     pthread_mutex_unlock(&retain_lock);
     return total;
-}
-
-// Huge pages cut the page faults of fresh memory and the TLB misses (a page walk costs the most
-// in a virtual machine): a 1M-todo ingest in a loop runs ~4% faster with its arrays in them. The
-// kernel gives them only to aligned 2 MiB runs inside a mapping, so such a block is mapped at a
-// huge-page boundary and rounded up to whole huge pages. But a huge page is faulted in whole: at
-// the end of an array still being written, half a huge page on average is held for nothing,
-// which over a 100k-todo store's dozen arrays came to 0.4x the store. So an array gets huge pages
-// from 32 MiB (where that is at most ~3% of it), and a table read at random (ra_calloc_table: a
-// payload's Bloom filter, an index), which is written all over, from 1 MiB: a million IDs'
-// 1.4 MiB filter, one random word read per ID, had no huge page before it was rounded up.
-static bool in_huge_pages(size_t bytes, bool table) {
-    return bytes >= (table ? RA_HUGE_PAGE / 2 : 16 * RA_HUGE_PAGE);
-}
-static size_t huge_round(size_t bytes, bool table) {
-    return in_huge_pages(bytes, table) ? (bytes + RA_HUGE_PAGE - 1) & ~(RA_HUGE_PAGE - 1) : bytes;
 }
 
 // A fresh mapping of at least `*want` bytes (page-rounded); sets `*want` to what was mapped.
