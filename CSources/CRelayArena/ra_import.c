@@ -83,6 +83,7 @@ static int scalar(importer *im, int kind, const char *s, size_t len) {
         // A repeated data ID replaces the earlier record (JSON.parse keeps the last value).
         im->src->recs[r].type = 0;
         im->src->recs[r].count = 0;
+        im->src->recs[r].self_id = 0;
         return 1;
     }
     if (im->depth == 2) {
@@ -146,6 +147,7 @@ static int start(importer *im, bool map) {
         if (im->rec < 0) return ioom(im);
         im->src->recs[im->rec].type = 0;
         im->src->recs[im->rec].count = 0;
+        im->src->recs[im->rec].self_id = 0;
         return 1;
     }
     if (im->depth == 3) {

@@ -14,7 +14,7 @@
 
 #define RA_STAGE_ALIGN 4u  // staged values' slots (ra_buf_slot)
 #define RA_MAX_SYMBOLS 0x0FFFFFF0u  // index slots keep 28 bits of symbol (ra_source.c)
-#define RA_MAX_FIELDS_PER_RECORD 0xFFFFu
+#define RA_MAX_FIELDS_PER_RECORD 0x7FFFu  // slots of a record (ra_record.cap keeps 15 bits)
 
 /// Counted allocation (ra_alloc.c): every block of the core, yajl's included.
 void *_Nullable ra_malloc(size_t n);
@@ -111,8 +111,16 @@ typedef struct ra_record {
     uint32_t id;       // symbol
     uint32_t type;     // symbol; 0 = tombstone
     uint32_t fields;   // first of its slots
-    uint16_t count, cap;
+    uint16_t count;    // slots in use
+    uint16_t cap : 15;
+    // An `id` field (key: the source's `id_key`) whose value is the record's own data ID, kept
+    // in no slot: read as an IDSTR of `id`, listed after the slots. A record with the flag has
+    // no slot of that key.
+    uint16_t self_id : 1;
 } ra_record;
+
+/// The record's fields as the API counts them: its slots, and its `id` field if kept in the flag.
+static inline uint32_t ra_record_field_count(const ra_record *r) { return (uint32_t)r->count + r->self_id; }
 
 // A field slot is one word: the key symbol in the low 28 bits (symbols stay below 2^28, see
 // RA_MAX_SYMBOLS), the value's tag in the next 4 and its payload in the top 32. Every payload a
@@ -154,6 +162,7 @@ struct ra_source {
     ra_buf heap;
     bool heap_full;          // an append was refused for RA_MAX_HEAP (tells that failure from OOM)
     bool names_full;         // a symbol was refused for RA_MAX_SYM_BYTES (likewise)
+    uint32_t id_key;         // the symbol of `id` once a record keeps its `id` field in its flag (ra_record.self_id)
     uint32_t *updated;       // symbols updated by the last publish
     uint32_t nupdated, capupdated;
     struct ra_text_cache *texts;  // derived symbols' texts, written out on request (ra_source.c)

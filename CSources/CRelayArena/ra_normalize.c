@@ -132,12 +132,16 @@ __attribute__((noinline)) static bool demote(ra_normalizer *n, frame *f) {
         uint64_t slot = d->slots[first + i];
         n->fields[n->nfields++] = (staged_field){.key = ra_slot_key(slot), .value = ra_slot_value(slot)};
     }
+    if (f->id_field == ID_IN_FLAG) {  // the `id` kept for the flag becomes a staged field, filled in at commit
+        if (!stage_field(n, d->id_key, ra_make(RA_TAG_IDSTR, 0), 0)) return false;
+        f->id_field = count + 1;
+    }
     return true;
 }
 
 // A field of a record frame: a quick one's goes straight into its record's next slot (there is
-// one for each entry of its set; past that it is demoted, which cannot happen with distinct
-// keys), another's onto the staging stack.
+// one for each entry of its set, but for a string `id`, kept in the record's flag; past that it
+// is demoted: a quick record whose `id` is not a string), another's onto the staging stack.
 static inline __attribute__((always_inline)) bool add_field(ra_normalizer *n, frame *f, uint32_t key, uint64_t value) {
     if (f->quick) {
         if (__builtin_expect(f->slot < f->slot_end, 1)) {
@@ -219,9 +223,10 @@ static inline __attribute__((always_inline)) frame *push_record(ra_normalizer *n
     r->special = !info->plain;
     if (sel != RA_NONE && n->plan->quick[sel]) {
         // Its record now, unnamed (and counted so until it is named: see name_record), with room
-        // for every entry of its set: each can give one field at most.
-        uint32_t type_sym = plan_sym(n, n->plan->sels[sel].concrete_type);
-        int64_t rec = type_sym ? ra_record_new_unnamed(n->delta, type_sym, info->entry_count) : -1;
+        // for every entry of its set (each can give one field at most) but a string `id`, which
+        // goes in the record's flag.
+        uint32_t type_sym = plan_sym(n, n->plan->sels[sel].concrete_type), room = info->entry_count - info->self_id;
+        int64_t rec = type_sym ? ra_record_new_unnamed(n->delta, type_sym, room) : -1;
         if (rec < 0) {
             oom(n);
             return NULL;
@@ -229,7 +234,7 @@ static inline __attribute__((always_inline)) frame *push_record(ra_normalizer *n
         r->quick = true;
         r->rec = (uint32_t)rec;
         r->slot = n->delta->recs[rec].fields;
-        r->slot_end = r->slot + info->entry_count;
+        r->slot_end = r->slot + room;
         n->unnamed++;
     }
     return r;
@@ -492,6 +497,8 @@ __attribute__((noinline)) static int merge_unnamed(ra_normalizer *n, uint32_t ex
         uint64_t slot = d->slots[d->recs[rec].fields + i];
         if (!ra_record_set(d, existing, ra_slot_key(slot), ra_slot_value(slot))) return oom(n);
     }
+    if (d->recs[rec].self_id && !ra_record_set(d, existing, d->id_key, ra_make(RA_TAG_IDSTR, d->recs[existing].id)))
+        return oom(n);
     return 1;
 }
 static inline __attribute__((always_inline)) int name_record(ra_normalizer *n, uint32_t id, uint32_t rec) {
@@ -512,8 +519,10 @@ static inline __attribute__((always_inline)) int resolve_late(ra_normalizer *n) 
     n->late_rec = 0;
     uint32_t id = ra_intern_placed(d, n->late_off, n->late_len, n->late_hash);
     if (!id) return oom(n);
-    uint64_t *slot = &d->slots[n->late_id_slot];
-    *slot = ra_slot_pack(ra_slot_key(*slot), ra_make(RA_TAG_IDSTR, id));
+    if (n->late_id_slot != UINT32_MAX) {  // (else the record keeps its `id` in its flag)
+        uint64_t *slot = &d->slots[n->late_id_slot];
+        *slot = ra_slot_pack(ra_slot_key(*slot), ra_make(RA_TAG_IDSTR, id));
+    }
     uint64_t *link = &d->slots[n->late_link];
     *link = ra_slot_pack(ra_slot_key(*link), ra_make(RA_TAG_REF, id));
     return name_record(n, id, rec);
@@ -525,7 +534,9 @@ static inline __attribute__((always_inline)) void seal_quick(ra_normalizer *n, c
     ra_source *d = n->delta;
     ra_record *r = &d->recs[f->rec];
     r->count = (uint16_t)(f->slot - r->fields);
-    if (f->id_field) {
+    if (f->id_field == ID_IN_FLAG) {
+        r->self_id = 1;
+    } else if (f->id_field) {
         uint64_t *slot = &d->slots[r->fields + f->id_field - 1];
         *slot = ra_slot_pack(ra_slot_key(*slot), ra_make(RA_TAG_IDSTR, id));
     }
@@ -820,7 +831,9 @@ static inline __attribute__((always_inline)) int close_late(ra_normalizer *n, fr
     n->late_off = (uint32_t)f->id_off;
     n->late_len = f->id_len;
     n->late_hash = f->id_hash;
-    n->late_id_slot = r->fields + f->id_field - 1;  // (stage_id gave it one, as it placed the text)
+    // (stage_id gave it one, as it placed the text, or the flag)
+    if (f->id_field == ID_IN_FLAG) r->self_id = 1;
+    n->late_id_slot = f->id_field == ID_IN_FLAG ? UINT32_MAX : r->fields + f->id_field - 1;
     n->placed = 0;
     f->id_deferred = false;
     n->nfields = f->field_base;
@@ -1091,10 +1104,14 @@ static int replay(ra_normalizer *n, uint32_t depth, uint32_t cand, uint64_t text
 // second copy of the text: commit fills it in.
 static inline __attribute__((always_inline)) int stage_id(ra_normalizer *n, frame *f, const char *text, size_t len) {
     uint32_t off, key = plan_sym(n, f->cur_skey);
-    f->id_field = field_count(n, f) + 1;
-    if (!key || !resolve_placed(n) || !ra_sym_place(n->delta, text, len, &off) ||
-        !add_field(n, f, key, ra_make(RA_TAG_IDSTR, 0)))
-        return oom(n);
+    if (!key || !resolve_placed(n) || !ra_sym_place(n->delta, text, len, &off)) return oom(n);
+    if (f->quick && n->plan->info[f->set].self_id) {  // kept in the record's flag, no slot (push_record)
+        n->delta->id_key = key;  // (the symbol of `id`)
+        f->id_field = ID_IN_FLAG;
+    } else {
+        f->id_field = field_count(n, f) + 1;
+        if (!add_field(n, f, key, ra_make(RA_TAG_IDSTR, 0))) return oom(n);
+    }
     n->placed = (uint32_t)(f - n->frames) + 1;
     f->id_state = ID_STRING;
     f->id_off = off;

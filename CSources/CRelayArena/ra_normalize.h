@@ -11,6 +11,7 @@ enum { F_TOP, F_RECORD, F_LIST, F_CAPTURE_MAP, F_CAPTURE_ARRAY, F_SKIP_MAP, F_SK
 enum { CAP_STAGING, CAP_ERRORS, CAP_HEAP };
 // ID_NULL: `id` was null; ID_FALSY: "", 0 or false (no data ID, and not the Viewer's either).
 enum { ID_NONE, ID_STRING, ID_FALSY, ID_NULL };
+#define ID_IN_FLAG UINT32_MAX  // frame.id_field of a quick record that keeps its `id` in its flag
 
 // A staged value uses the store's tags. STRING, NUMBER and JSON field values are written straight
 // into the delta's heap (a failed payload discards the whole delta); REFS lists and buffered
@@ -56,7 +57,8 @@ typedef struct frame {
     uint64_t tn_off, id_off;  // id_off: where the `id` text was placed in the delta's symbol bytes, while id_deferred
     uint32_t tn_len, id_len, id_hash;
     bool id_deferred;      // a string `id` arrived; resolved (interned) on first need
-    uint32_t id_field;     // 1 + the staged `id` field's position in the record's fields (IDSTR), 0 for none
+    uint32_t id_field;     // 1 + the staged `id` field's position in the record's fields (IDSTR), 0 for none,
+                           // ID_IN_FLAG for a quick record's kept in its flag (ra_record.self_id)
     const ra_entry *next_en;  // RECORD: the entry after the last matched key (members usually arrive in selection
                               // order); other frames: a sentinel that matches no key (cb_map_key)
     uint32_t resolved;     // delta symbol once the data ID is known

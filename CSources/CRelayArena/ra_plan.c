@@ -162,6 +162,9 @@ ra_plan *ra_plan_create(const char *strings, size_t strings_len, const ra_plan_s
             e->seen_bit = local < 64 ? 1ull << local : 0;
         }
         info->entry_count = p->nentries - info->entry_first;
+        info->self_id = false;
+        for (uint32_t e = info->entry_first; e < info->entry_first + info->entry_count; e++)
+            if (p->entries[e].cur == CUR_ID && ra_plan_str_eq(p, p->entries[e].storage_key, "id", 2)) info->self_id = true;
         p->entries[p->nentries++] = (ra_entry){.key_len = UINT32_MAX, .key = RA_NONE, .cur_sel = RA_NONE};
         info->unique_storage = true;
         for (uint32_t a = set->sel_first; info->unique_storage && a < set->sel_first + set->sel_count; a++)

@@ -162,6 +162,17 @@ static inline uint64_t store_slot(const ra_source *st, uint32_t rec, uint32_t f,
     return v ? ra_slot_pack(key, v) : 0;
 }
 
+// Field `f` of delta record `dr` as a slot: its slots, then the `id` kept in its flag (self_id).
+static inline uint64_t delta_slot(const ra_source *d, const ra_record *dr, uint32_t f) {
+    return f < dr->count ? d->slots[dr->fields + f] : ra_slot_pack(d->id_key, ra_make(RA_TAG_IDSTR, dr->id));
+}
+
+// The delta record's fields to compare with (and write into) an existing store record: its
+// `id` kept in its flag only when the store record's is not (with both flags, both are the ID's).
+static inline uint32_t fields_to_merge(const ra_record *dr, const ra_record *sr) {
+    return dr->count + (dr->self_id & !sr->self_id);
+}
+
 // Copies a delta value into the store's heap / symbol space. Cannot fail after reservation.
 static uint64_t translate(ra_source *st, const ra_source *d, uint64_t dv, const uint32_t *tr) {
     switch (ra_value_tag(dv)) {
@@ -267,6 +278,8 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
         if (!tr[sym]) goto oom;
         last = tr[sym];
     }
+    // Both are the symbol of `id` (or 0): a record's `id` kept in its flag keeps it in the store.
+    if (d->id_key) st->id_key = tr[d->id_key];
 
     // Pass 1: find what changes and exactly how much room it needs. Nothing is written.
     uint64_t need_fields = 0, need_recs = 0;
@@ -296,13 +309,15 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
             continue;
         }
         bool changed = sr->type != tr[dr->type];
-        uint32_t new_keys = 0;
+        uint32_t new_keys = 0, nf = fields_to_merge(dr, sr);
         uint64_t differ = 0;
-        for (uint32_t f = 0; f < dr->count; f++) {
-            uint64_t dslot = d->slots[dr->fields + f];
-            uint64_t sslot = store_slot(st, rec1 - 1, f, tr[ra_slot_key(dslot)]);
+        for (uint32_t f = 0; f < nf; f++) {
+            uint64_t dslot = delta_slot(d, dr, f);
+            uint32_t key = tr[ra_slot_key(dslot)];
+            uint64_t sslot = store_slot(st, rec1 - 1, f, key);
             if (sslot && slot_equal_fast(st, sslot, d, dslot, tr)) continue;
-            if (!sslot) new_keys++;
+            // (A store record's `id` in its flag takes a slot for any other value.)
+            if (!sslot || (sr->self_id && key == st->id_key)) new_keys++;
             if (f < RA_DIFFER_BITS) differ |= (uint64_t)1 << f;
             need_heap += heap_need(d, ra_slot_value(dslot));
             changed = true;
@@ -342,9 +357,11 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
         if (!dr->type) {
             sr->type = 0;
             sr->count = 0;
+            sr->self_id = 0;
         } else if (changes[c].srec < 0 || !sr->type) {
             sr->type = tr[dr->type];
             sr->count = 0;
+            sr->self_id = dr->self_id;  // (st->id_key is the delta's, translated)
             ra_record_reserve(st, (uint32_t)ri, dr->count);
             sr = &st->recs[ri];
             for (uint32_t f = 0; f < dr->count; f++) {
@@ -356,9 +373,11 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
             sr->type = tr[dr->type];
             // One exact relocation when keys are added (reserved in pass 1), then set.
             if (changes[c].new_keys) ra_record_reserve(st, (uint32_t)ri, sr->count + changes[c].new_keys);
-            for (uint32_t f = 0; f < dr->count; f++) {
+            sr = &st->recs[ri];
+            uint32_t nf = fields_to_merge(dr, sr);
+            for (uint32_t f = 0; f < nf; f++) {
                 if (f < RA_DIFFER_BITS && !(changes[c].differ >> f & 1)) continue;
-                uint64_t dslot = d->slots[dr->fields + f], dv = ra_slot_value(dslot);
+                uint64_t dslot = delta_slot(d, dr, f), dv = ra_slot_value(dslot);
                 uint32_t key = tr[ra_slot_key(dslot)];
                 if (f >= RA_DIFFER_BITS) {
                     uint64_t sslot = store_slot(st, (uint32_t)ri, f, key);
@@ -401,7 +420,7 @@ oom:
 // A store holding only its root record, with no field, and no other symbol: what `RecordStore()`
 // starts as. (No symbol of it can be held by an earlier UpdatedRecordIDs, so renumbering is safe.)
 static bool pristine(const ra_source *st) {
-    return st->nrecs == 1 && st->nsyms <= 3 && st->recs[0].id && st->recs[0].type && st->recs[0].count == 0;
+    return st->nrecs == 1 && st->nsyms <= 3 && st->recs[0].id && st->recs[0].type && ra_record_field_count(&st->recs[0]) == 0;
 }
 
 // Exchanges everything but the locks (a pthread_rwlock_t must not move).
@@ -441,7 +460,7 @@ ra_status ra_source_publish_consuming(ra_source *st, ra_source *d, ra_error *err
         const ra_record *r = &d->recs[i];
         if (!r->id) continue;
         // The root was there before: it changed only if the payload gave it a field or a type.
-        if ((int64_t)i == ri && (created || (r->type == tsym && r->count == 0))) continue;
+        if ((int64_t)i == ri && (created || (r->type == tsym && ra_record_field_count(r) == 0))) continue;
         d->updated[d->nupdated++] = r->id;
     }
     swap_contents(st, d);

@@ -602,6 +602,7 @@ int64_t ra_record_get_or_create(ra_source *s, uint32_t id_sym, uint32_t type_sym
 
 uint64_t ra_record_get(const ra_source *s, uint32_t rec, uint32_t key) {
     const ra_record *r = &s->recs[rec];
+    if (r->self_id && key == s->id_key) return ra_make(RA_TAG_IDSTR, r->id);
     const uint64_t *f = s->slots + r->fields;
     for (uint32_t i = 0; i < r->count; i++)
         if (ra_slot_key(f[i]) == key) return ra_slot_value(f[i]);
@@ -630,6 +631,12 @@ bool ra_record_set(ra_source *s, uint32_t rec, uint32_t key, uint64_t value) {
             f[i] = ra_slot_pack(key, value);
             return true;
         }
+    }
+    if (key == s->id_key && key) {
+        // The `id` field: its record's own data ID goes in the flag, anything else in a slot.
+        bool own = r->id && value == ra_make(RA_TAG_IDSTR, r->id);
+        r->self_id = own;
+        if (own) return true;
     }
     if (r->count == r->cap) {
         // Twice the room, at the end; the old slots become garbage.
@@ -775,7 +782,7 @@ int ra_source_record_at(const ra_source *s, uint32_t index, uint32_t *id_sym, ui
     const ra_record *r = &s->recs[index];
     *id_sym = r->id;
     *type_sym = r->type;
-    *field_count = r->count;
+    *field_count = ra_record_field_count(r);
     return 1;
 }
 
@@ -786,6 +793,14 @@ uint64_t ra_source_record_field(const ra_source *s, uint32_t index, uint32_t key
 
 void ra_source_record_field_at(const ra_source *s, uint32_t index, uint32_t i, uint32_t *key_sym, uint64_t *value) {
     const ra_record *r = &s->recs[index];
+    if (r->self_id) {  // the `id` kept in the flag comes first
+        if (i == 0) {
+            *key_sym = s->id_key;
+            *value = ra_make(RA_TAG_IDSTR, r->id);
+            return;
+        }
+        i--;
+    }
     uint64_t slot = s->slots[r->fields + i];
     *key_sym = ra_slot_key(slot);
     *value = ra_slot_value(slot);

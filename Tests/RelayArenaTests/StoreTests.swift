@@ -87,6 +87,50 @@ final class StoreTests: XCTestCase {
         XCTAssertLessThan(often.arenaBytes - once.arenaBytes, 99 * id.utf8.count / 2)
     }
 
+    /// A record's `id` whose value is its own data ID is kept in the record's header, not in a
+    /// slot of its own. Read, written out and compared on a refetch, it is a field like any
+    /// other: against a store file's `id` as text (the same, then a different one), and where
+    /// the normalizer has to give it a slot after all (a null `id`, past the room a record
+    /// with a string one gets).
+    func testARecordsOwnIDIsAFieldLikeAnyOther() throws {
+        let plan = try TodoListSetup.plan(todos: 100)
+        func response(_ nodes: [String]) -> [UInt8] {
+            let edges = nodes.enumerated().map { #"{"cursor":"c\#($0.offset)","node":\#($0.element)}"# }
+            return Array((#"{"data":{"user":{"id":"me","totalCount":2,"todos":{"edges":[\#(edges.joined(separator: ","))],"#
+                + #""pageInfo":{"hasNextPage":false,"hasPreviousPage":false,"startCursor":null,"endCursor":null}}}}}"#).utf8)
+        }
+        let todos = [#"{"id":"T1","text":"one","complete":false}"#, #"{"text":"two","complete":true,"id":"T2"}"#]
+        let store = RecordStore()
+        try store.commit(response: response(todos), plan: plan)
+        store.withSnapshot { s in
+            for id in ["T1", "T2", "me"] {
+                guard case .record(let r) = s.record(id), case .string(let v)? = s.field(r, "id") else { return XCTFail(id) }
+                XCTAssertEqual(v.string, id)
+            }
+        }
+        // Written out first, whatever the order in the response.
+        let file = String(decoding: store.relayJSON(), as: UTF8.self)
+        XCTAssertTrue(file.contains(#""T2":{"__id":"T2","__typename":"Todo","id":"T2","text":"two","complete":true}"#), file)
+
+        // A store file keeps `id` as text: the same text is the same value, another is a change.
+        let copy = try RecordStore(relayJSON: Array(file.utf8))
+        XCTAssertEqual(Array(try copy.commit(response: response(todos), plan: plan)), [])
+        let renamed = try RecordStore(relayJSON: Array(file.replacingOccurrences(of: #""id":"T2""#, with: #""id":"other""#).utf8))
+        XCTAssertEqual(Array(try renamed.commit(response: response(todos), plan: plan)), ["T2"])
+        XCTAssertEqual(String(decoding: renamed.relayJSON(), as: UTF8.self), file)
+        XCTAssertEqual(Array(try renamed.commit(response: response(todos), plan: plan)), [])
+
+        // A null `id`: a client ID, and `id` a field with a slot of its own.
+        let nullID = RecordStore()
+        try nullID.commit(response: response([#"{"id":null,"text":"three","complete":true}"#]), plan: plan)
+        guard case .object(let all) = try JSONCompare.parse(nullID.relayJSON()) else { return XCTFail() }
+        let node = all.first { $0.key.hasSuffix(":edges:0:node") }?.value
+        XCTAssertEqual(node?.stableJSON, try JSONCompare.parse(Array("""
+            {"__id":"client:me:todos(first:100):edges:0:node","__typename":"Todo","id":null,"text":"three","complete":true}
+            """.utf8)).stableJSON)
+        XCTAssertEqual(Array(try nullID.commit(response: response([#"{"id":null,"text":"three","complete":true}"#]), plan: plan)), [])
+    }
+
     /// The same, when the repeated record has a record of its own inside (a new ID, interned
     /// before the repeated one's record closes): the copy must not be left behind it.
     func testARepeatedDataIDWithANewChildKeepsItsTextOnce() throws {
