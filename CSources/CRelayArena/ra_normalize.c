@@ -487,6 +487,32 @@ static inline __attribute__((always_inline)) void copy_fields(ra_source *d, uint
     d->recs[rec].count = (uint16_t)count;
 }
 
+// Which staged field is the record's `id` holding data ID `id` (kept in the record's flag, in
+// no slot: see ra_record.self_id), `count` for none.
+static uint32_t self_id_at(const ra_source *d, uint32_t id, const staged_field *fields, uint32_t count) {
+    if (!d->id_key) return count;
+    for (uint32_t i = 0; i < count; i++)
+        if (!fields[i].buffered && fields[i].key == d->id_key && fields[i].value == ra_make(RA_TAG_IDSTR, id)) return i;
+    return count;
+}
+
+// A new record named `id` with the staged fields as they are (commit's `plain`), its `id` in its
+// flag.
+static inline __attribute__((always_inline)) int64_t new_record_with(ra_source *d, uint32_t id, uint32_t type,
+                                                                     const staged_field *fields, uint32_t count) {
+    uint32_t skip = self_id_at(d, id, fields, count);
+    int64_t rec = ra_record_new(d, id, type, count - (skip < count));
+    if (rec < 0) return rec;
+    copy_fields(d, (uint32_t)rec, fields, skip);
+    if (skip < count) {
+        ra_record *r = &d->recs[rec];
+        for (uint32_t i = skip + 1; i < count; i++) d->slots[r->fields + i - 1] = ra_slot_pack(fields[i].key, fields[i].value);
+        r->count = (uint16_t)(count - 1);
+        r->self_id = 1;
+    }
+    return rec;
+}
+
 // A record committed before its data ID was known (one whose client ID waited for its owner's
 // ID: a connection's edge, say) takes that ID. When the ID has a record already (the same item
 // reached twice in one payload), the fields are set there instead, later values winning as in
@@ -550,16 +576,15 @@ static int commit(ra_normalizer *n, uint32_t id, uint32_t type, const staged_fie
                   const uint8_t *base, bool unique, bool plain) {
     uint32_t existing = n->delta->syms[id].record;
     bool created = existing == 0;
-    int64_t rec = created ? ra_record_new(n->delta, id, type, count) : (int64_t)existing - 1;
+    if (created && plain) return new_record_with(n->delta, id, type, fields, count) >= 0 ? 1 : oom(n);
+    uint32_t skip = created && unique ? self_id_at(n->delta, id, fields, count) : count;
+    int64_t rec = created ? ra_record_new(n->delta, id, type, count - (skip < count)) : (int64_t)existing - 1;
     if (rec < 0) return oom(n);
-    if (created && plain) {
-        copy_fields(n->delta, (uint32_t)rec, fields, count);
-        return 1;
-    }
     if (created && unique) {
         uint32_t at = n->delta->recs[rec].fields, c = 0;
+        n->delta->recs[rec].self_id = skip < count;
         for (uint32_t i = 0; i < count; i++) {
-            if (fields[i].buffered) continue;
+            if (fields[i].buffered || i == skip) continue;
             if (is_typename_key(n, fields[i].key)) {
                 if (!set_type_from(n, rec, fields[i].value)) return 0;
                 continue;
@@ -868,10 +893,8 @@ static inline __attribute__((always_inline)) int close_identified(ra_normalizer 
         if (f->id_field) n->fields[base + f->id_field - 1].value = ra_make(RA_TAG_IDSTR, id);
         if (__builtin_expect(n->delta->syms[id].record != 0, 0)) {  // reached before in this payload: merged
             if (!commit(n, id, type_sym, n->fields + base, count, n->bytes.data, true, true)) return 0;
-        } else {
-            int64_t rec = ra_record_new(n->delta, id, type_sym, count);
-            if (rec < 0) return oom(n);
-            copy_fields(n->delta, (uint32_t)rec, n->fields + base, count);
+        } else if (new_record_with(n->delta, id, type_sym, n->fields + base, count) < 0) {
+            return oom(n);
         }
     }
     n->nfields = base;
@@ -1105,8 +1128,8 @@ static int replay(ra_normalizer *n, uint32_t depth, uint32_t cand, uint64_t text
 static inline __attribute__((always_inline)) int stage_id(ra_normalizer *n, frame *f, const char *text, size_t len) {
     uint32_t off, key = plan_sym(n, f->cur_skey);
     if (!key || !resolve_placed(n) || !ra_sym_place(n->delta, text, len, &off)) return oom(n);
+    if (n->plan->info[f->set].self_id) n->delta->id_key = key;  // (the symbol of `id`: see ra_record.self_id)
     if (f->quick && n->plan->info[f->set].self_id) {  // kept in the record's flag, no slot (push_record)
-        n->delta->id_key = key;  // (the symbol of `id`)
         f->id_field = ID_IN_FLAG;
     } else {
         f->id_field = field_count(n, f) + 1;

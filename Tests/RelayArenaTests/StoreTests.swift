@@ -129,6 +129,17 @@ final class StoreTests: XCTestCase {
             {"__id":"client:me:todos(first:100):edges:0:node","__typename":"Todo","id":null,"text":"three","complete":true}
             """.utf8)).stableJSON)
         XCTAssertEqual(Array(try nullID.commit(response: response([#"{"id":null,"text":"three","complete":true}"#]), plan: plan)), [])
+
+        // A record of an abstract field (staged, with its `__typename`) keeps it in its header too.
+        let compiler = try Compiler(schema: GraphQLSourceFile(name: "todo.graphql", text: Fixtures.text("todo.graphql")))
+        let docs = try compiler.compile([GraphQLSourceFile(name: "q.graphql", text: #"query Q { node(id: "x") { id ... on Todo { text } } }"#)])
+        let abstract = try NormalizationPlan(operation: docs.operations["Q"]!)
+        let nodePayload = Array(#"{"data":{"node":{"__typename":"Todo","text":"four","id":"T4"}}}"#.utf8)
+        let nodeStore = RecordStore()
+        try nodeStore.commit(response: nodePayload, plan: abstract)
+        let nodeFile = String(decoding: nodeStore.relayJSON(), as: UTF8.self)
+        XCTAssertTrue(nodeFile.contains(#""T4":{"__id":"T4","__typename":"Todo","id":"T4","text":"four"}"#), nodeFile)
+        XCTAssertEqual(Array(try nodeStore.commit(response: nodePayload, plan: abstract)), [])
     }
 
     /// The same, when the repeated record has a record of its own inside (a new ID, interned
