@@ -114,7 +114,7 @@ typedef struct ra_record {
     uint16_t count;    // slots in use
     uint16_t cap : 15;
     // An `id` field (key: the source's `id_key`) whose value is the record's own data ID, kept
-    // in no slot: read as an IDSTR of `id`, listed after the slots. A record with the flag has
+    // in no slot: read as an IDSTR of `id`, listed before the slots. A record with the flag has
     // no slot of that key.
     uint16_t self_id : 1;
 } ra_record;

@@ -52,7 +52,7 @@ typedef struct ra_set_info {
     uint32_t watch_first, watch_count;   // HAS_KEY names (string indices) in plan->watch
     bool unique_storage;   // no two selections share a storage key: a new record's fields go in as staged
     bool plain;            // unique_storage, and no selection stores `__typename` (the record's type, not a field)
-    bool self_id;          // an entry is the record's `id` (CUR_ID) stored as `id`: a quick record keeps it in its flag (ra_record.self_id), in no slot
+    bool self_id;          // an entry is the record's `id` (CUR_ID) stored as `id`: the record keeps it in its flag (ra_record.self_id), in no slot
 } ra_set_info;
 
 struct ra_plan {
