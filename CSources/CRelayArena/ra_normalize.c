@@ -478,12 +478,16 @@ static inline bool is_typename_key(const ra_normalizer *n, uint32_t key) {
     return n->plan->typename_str != RA_NONE && key == n->plan_syms[n->plan->typename_str];
 }
 
-// A new record's fields, exactly as staged (see commit's `plain`).
-static inline __attribute__((always_inline)) void copy_fields(ra_source *d, uint32_t rec, const staged_field *fields, uint32_t count) {
-    uint64_t *slots = d->slots + d->recs[rec].fields;
+// Staged fields into slots, as they are.
+static inline __attribute__((always_inline)) void put_fields(uint64_t *slots, const staged_field *fields, uint32_t count) {
     // A handful of fields: a plain loop, not a vectorized one with its overlap checks.
 #pragma clang loop vectorize(disable) interleave(disable)
     for (uint32_t i = 0; i < count; i++) slots[i] = ra_slot_pack(fields[i].key, fields[i].value);
+}
+
+// A new record's fields, exactly as staged (see commit's `plain`).
+static inline __attribute__((always_inline)) void copy_fields(ra_source *d, uint32_t rec, const staged_field *fields, uint32_t count) {
+    put_fields(d->slots + d->recs[rec].fields, fields, count);
     d->recs[rec].count = (uint16_t)count;
 }
 
@@ -501,15 +505,14 @@ static uint32_t self_id_at(const ra_source *d, uint32_t id, const staged_field *
 static inline __attribute__((always_inline)) int64_t new_record_with(ra_source *d, uint32_t id, uint32_t type,
                                                                      const staged_field *fields, uint32_t count) {
     uint32_t skip = self_id_at(d, id, fields, count);
-    int64_t rec = ra_record_new(d, id, type, count - (skip < count));
+    bool flag = skip < count;
+    int64_t rec = ra_record_new(d, id, type, count - flag);
     if (rec < 0) return rec;
-    copy_fields(d, (uint32_t)rec, fields, skip);
-    if (skip < count) {
-        ra_record *r = &d->recs[rec];
-        for (uint32_t i = skip + 1; i < count; i++) d->slots[r->fields + i - 1] = ra_slot_pack(fields[i].key, fields[i].value);
-        r->count = (uint16_t)(count - 1);
-        r->self_id = 1;
-    }
+    ra_record *r = &d->recs[rec];
+    put_fields(d->slots + r->fields, fields, skip);
+    if (flag) put_fields(d->slots + r->fields + skip, fields + skip + 1, count - skip - 1);
+    r->count = (uint16_t)(count - flag);
+    r->self_id = flag;
     return rec;
 }
 

@@ -373,7 +373,6 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
             sr->type = tr[dr->type];
             // One exact relocation when keys are added (reserved in pass 1), then set.
             if (changes[c].new_keys) ra_record_reserve(st, (uint32_t)ri, sr->count + changes[c].new_keys);
-            sr = &st->recs[ri];
             uint32_t nf = fields_to_merge(dr, sr);
             for (uint32_t f = 0; f < nf; f++) {
                 if (f < RA_DIFFER_BITS && !(changes[c].differ >> f & 1)) continue;
