@@ -49,6 +49,11 @@ static int ioom(importer *im) {
         im->err->code = RA_ERR_LIMIT;
         return 0;
     }
+    if (im->src->fields_full) {
+        ifail(im, "a record would hold more than %u fields, the arena's limit", RA_MAX_FIELDS_PER_RECORD);
+        im->err->code = RA_ERR_LIMIT;
+        return 0;
+    }
     ifail(im, "out of memory while loading a store");
     im->err->code = RA_ERR_NOMEM;
     return 0;
@@ -59,6 +64,11 @@ static int itoo_long(importer *im) {
     ifail(im, "a value is longer than the arena's 4 GiB limit");
     im->err->code = RA_ERR_LIMIT;
     return 0;
+}
+
+// Whether `s` is the text of the current record's data ID (a text has one symbol).
+static bool own_id(importer *im, const char *s, size_t len) {
+    return ra_source_find_symbol(im->src, s, len) == im->id_sym;
 }
 
 static bool set_field(importer *im, uint64_t v) {
@@ -101,7 +111,11 @@ static int scalar(importer *im, int kind, const char *s, size_t len) {
         case 0: v = ra_make(RA_TAG_NULL, 0); break;
         case 1: v = ra_make(len == 4 ? RA_TAG_TRUE : RA_TAG_FALSE, 0); break;
         case 2: v = ra_small_int(s, len, &v) ? v : ra_heap_put(im->src, RA_TAG_NUMBER, s, (uint32_t)len); break;
-        default: v = ra_heap_put(im->src, RA_TAG_STRING, s, (uint32_t)len); break;
+        default:
+            // An `id` that is the record's own data ID: the header bit, as a payload leaves it.
+            v = im->key == im->src->id_key && own_id(im, s, len) ? ra_make(RA_TAG_IDSTR, im->id_sym)
+                                                               : ra_heap_put(im->src, RA_TAG_STRING, s, (uint32_t)len);
+            break;
         }
         return set_field(im, v) ? 1 : ioom(im);
     }
@@ -188,6 +202,7 @@ static int i_key(void *c, const unsigned char *k, size_t len) {
         if (!im->in_id && !im->in_typename) {
             im->key = ra_intern(im->src, (const char *)k, len);
             if (!im->key) return ioom(im);
+            if (len == 2 && k[0] == 'i' && k[1] == 'd') im->src->id_key = im->key;
         }
         return 1;
     }
@@ -214,6 +229,7 @@ static int end(importer *im, bool map) {
             if (!id) return ioom(im);
             return ifail(im, "record `%.*s` has no `__typename`", (int)(len > 200 ? 200 : len), id);
         }
+        ra_record_trim(im->src, (uint32_t)im->rec);  // (grown in place, by doubling)
         im->rec = -1;
         return 1;
     }

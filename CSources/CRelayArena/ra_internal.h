@@ -162,6 +162,7 @@ struct ra_source {
     ra_buf heap;
     bool heap_full;          // an append was refused for RA_MAX_HEAP (tells that failure from OOM)
     bool names_full;         // a symbol was refused for RA_MAX_SYM_BYTES (likewise)
+    bool fields_full;        // a record was refused more than RA_MAX_FIELDS_PER_RECORD slots (likewise)
     uint32_t id_key;         // the symbol of `id` once a record keeps its `id` field in its flag (ra_record.self_id)
     uint32_t *updated;       // symbols updated by the last publish
     uint32_t nupdated, capupdated;
@@ -470,7 +471,11 @@ int64_t ra_record_get_or_create(ra_source *s, uint32_t id_sym, uint32_t type_sym
 /// ra_source_drop_unnamed). One append to the record table and one to the slot arrays, inline
 /// for the normalizer. -1 on OOM / past the limits.
 static inline __attribute__((always_inline)) int64_t ra_record_new_unnamed(ra_source *s, uint32_t type_sym, uint32_t cap) {
-    if (cap > RA_MAX_FIELDS_PER_RECORD || s->nrecs >= UINT32_MAX - 1 || s->nfields > UINT32_MAX - cap) return -1;
+    if (cap > RA_MAX_FIELDS_PER_RECORD) {
+        s->fields_full = true;
+        return -1;
+    }
+    if (s->nrecs >= UINT32_MAX - 1 || s->nfields > UINT32_MAX - cap) return -1;
     if (!ra_grow((void **)&s->recs, &s->caprecs, s->nrecs + 1, sizeof(ra_record))) return -1;
     if (!ra_grow((void **)&s->slots, &s->capfields, s->nfields + cap, sizeof(uint64_t))) return -1;
     uint32_t idx = s->nrecs++;
@@ -489,9 +494,16 @@ static inline __attribute__((always_inline)) int64_t ra_record_new(ra_source *s,
 /// Removes the records that never got a data ID (see ra_record_new_unnamed), keeping the others
 /// in order; their field slots become garbage, as a relocated record's old slots do.
 void ra_source_drop_unnamed(ra_source *s);
-/// Room for `cap` fields (moves the record's slots when it must). false on OOM / limit.
+/// Room for `cap` fields: in place when the record's slots end the arena, else moved to its end
+/// (the old slots become garbage). false on OOM / limit.
 bool ra_record_reserve(ra_source *s, uint32_t rec, uint32_t cap);
-/// Sets a field; grows (relocates) the record's slots when full. false on OOM / limit.
+/// Gives back a record's room past its fields when its slots end the arena (a record just built).
+void ra_record_trim(ra_source *s, uint32_t rec);
+/// Whether `value` is record `rec`'s own data ID (its symbol, or a string of its text).
+bool ra_is_own_id(const ra_source *s, uint32_t rec, uint64_t value);
+/// Sets a field; grows (relocates) the record's slots when full. false on OOM / limit. An `id`
+/// (key `id_key`) set to the record's own data ID goes in the header bit, from a slot if it had
+/// one: a record has one form for one value, whichever way it was written.
 bool ra_record_set(ra_source *s, uint32_t rec, uint32_t key, uint64_t value);
 uint64_t ra_record_get(const ra_source *s, uint32_t rec, uint32_t key);
 

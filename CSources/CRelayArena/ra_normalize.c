@@ -66,6 +66,9 @@ __attribute__((cold, noinline)) static int oom(ra_normalizer *n) {
     if (n->delta && n->delta->names_full)
         return fail(n, RA_ERR_LIMIT, "the response's data IDs and names pass the arena's limit of %u bytes",
                     RA_MAX_SYM_BYTES);
+    if (n->delta && n->delta->fields_full)
+        return fail(n, RA_ERR_LIMIT, "a record would hold more than %u fields, the arena's limit",
+                    RA_MAX_FIELDS_PER_RECORD);
     return fail(n, RA_ERR_NOMEM, "out of memory while normalizing");
 }
 
@@ -581,8 +584,16 @@ static int commit(ra_normalizer *n, uint32_t id, uint32_t type, const staged_fie
     bool created = existing == 0;
     if (created && plain) return new_record_with(n->delta, id, type, fields, count) >= 0 ? 1 : oom(n);
     uint32_t skip = created && unique ? self_id_at(n->delta, id, fields, count) : count;
-    int64_t rec = created ? ra_record_new(n->delta, id, type, count - (skip < count)) : (int64_t)existing - 1;
+    // The room a record needs: a slot for each field written below, none for a buffered field,
+    // `__typename` (the record's type) or, when known, its own `id` (the header bit). Without
+    // `unique` that is at most what the record takes, since ra_record_set keeps one slot a key.
+    uint32_t room = 0;
+    for (uint32_t i = 0; i < count; i++) room += !fields[i].buffered && i != skip && !is_typename_key(n, fields[i].key);
+    int64_t rec = created ? ra_record_new(n->delta, id, type, room) : (int64_t)existing - 1;
     if (rec < 0) return oom(n);
+    // An existing record with no field yet (the root, made with the normalizer) takes its room
+    // at once rather than by doubling.
+    if (!created && n->delta->recs[rec].count == 0 && !ra_record_reserve(n->delta, (uint32_t)rec, room)) return oom(n);
     if (created && unique) {
         uint32_t at = n->delta->recs[rec].fields, c = 0;
         n->delta->recs[rec].self_id = skip < count;
@@ -594,10 +605,15 @@ static int commit(ra_normalizer *n, uint32_t id, uint32_t type, const staged_fie
             }
             uint64_t dv = to_delta(n, fields[i].value, base);
             if (!dv) return oom(n);
+            if (fields[i].key == n->delta->id_key && ra_is_own_id(n->delta, (uint32_t)rec, dv)) {
+                n->delta->recs[rec].self_id = 1;  // (an `id` replayed as text, say)
+                continue;
+            }
             n->delta->slots[at + c] = ra_slot_pack(fields[i].key, dv);
             c++;
         }
         n->delta->recs[rec].count = (uint16_t)c;
+        ra_record_trim(n->delta, (uint32_t)rec);
         return 1;
     }
     for (uint32_t i = 0; i < count; i++) {
@@ -610,6 +626,7 @@ static int commit(ra_normalizer *n, uint32_t id, uint32_t type, const staged_fie
         uint64_t dv = to_delta(n, v, base);
         if (!dv || !ra_record_set(n->delta, (uint32_t)rec, fields[i].key, dv)) return oom(n);
     }
+    ra_record_trim(n->delta, (uint32_t)rec);  // (room left, when its slots end the arena)
     return 1;
 }
 
@@ -1522,8 +1539,11 @@ ra_normalizer *ra_normalizer_create(const ra_plan *plan, const char *root_id, si
     n->root_sym = ra_intern(n->delta, root_id, root_len);
     uint32_t root_type = ra_intern(n->delta, "__Root", 6);
     n->sym_type_schema = ra_intern(n->delta, "__TypeSchema", 12);
+    // (Any `id` field whose value is its record's own data ID goes in the header bit, as a store
+    // file's does: one form for one value.)
+    n->delta->id_key = ra_intern(n->delta, "id", 2);
     bool created;
-    if (!n->root_sym || !root_type || !n->sym_type_schema ||
+    if (!n->root_sym || !root_type || !n->sym_type_schema || !n->delta->id_key ||
         ra_record_get_or_create(n->delta, n->root_sym, root_type, &created) < 0)
         goto fail;
     return n;

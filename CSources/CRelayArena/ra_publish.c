@@ -382,13 +382,15 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
                     uint64_t sslot = store_slot(st, (uint32_t)ri, f, key);
                     if (sslot && slot_equal_fast(st, sslot, d, dslot, tr)) continue;
                 }
-                // Where pass 1 found the key (its slot, mostly), or one more slot.
-                uint64_t *at = f < sr->count ? &st->slots[sr->fields + f] : NULL;
-                if (at && ra_slot_key(*at) == key)
-                    *at = ra_slot_pack(key, translate(st, d, dv, tr));
+                // Where pass 1 found the key (its slot, mostly), or one more slot. (The record's
+                // own `id` in place of another value goes in the bit: ra_record_set.)
+                uint64_t *at = f < sr->count ? &st->slots[sr->fields + f] : NULL, tv = translate(st, d, dv, tr);
+                if (at && ra_slot_key(*at) == key && tv != ra_make(RA_TAG_IDSTR, id))
+                    *at = ra_slot_pack(key, tv);
                 else
-                    ra_record_set(st, (uint32_t)ri, key, translate(st, d, dv, tr));
+                    ra_record_set(st, (uint32_t)ri, key, tv);
             }
+            if (changes[c].new_keys) ra_record_trim(st, (uint32_t)ri);
         }
         st->updated[st->nupdated++] = id;
     }

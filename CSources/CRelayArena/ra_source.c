@@ -613,7 +613,20 @@ uint64_t ra_record_get(const ra_source *s, uint32_t rec, uint32_t key) {
 bool ra_record_reserve(ra_source *s, uint32_t rec, uint32_t cap) {
     ra_record *r = &s->recs[rec];
     if (cap <= r->cap) return true;
-    if (cap > RA_MAX_FIELDS_PER_RECORD || s->nfields > UINT32_MAX - cap) return false;
+    if (cap > RA_MAX_FIELDS_PER_RECORD) {
+        s->fields_full = true;
+        return false;
+    }
+    if (r->fields + r->cap == s->nfields) {
+        // The last slots of the arena (a record being built, the last one to grow): they grow
+        // in place, leaving no garbage.
+        if (r->fields > UINT32_MAX - cap) return false;
+        if (!ra_grow((void **)&s->slots, &s->capfields, r->fields + cap, sizeof(uint64_t))) return false;
+        s->recs[rec].cap = (uint16_t)cap;
+        s->nfields = r->fields + cap;
+        return true;
+    }
+    if (s->nfields > UINT32_MAX - cap) return false;
     if (!ra_grow((void **)&s->slots, &s->capfields, s->nfields + cap, sizeof(uint64_t))) return false;
     r = &s->recs[rec];
     if (r->count) memcpy(s->slots + s->nfields, s->slots + r->fields, r->count * sizeof(uint64_t));
@@ -623,18 +636,34 @@ bool ra_record_reserve(ra_source *s, uint32_t rec, uint32_t cap) {
     return true;
 }
 
+bool ra_is_own_id(const ra_source *s, uint32_t rec, uint64_t value) {
+    uint32_t id = s->recs[rec].id;
+    if (!id) return false;
+    if (value == ra_make(RA_TAG_IDSTR, id)) return true;
+    if (ra_value_tag(value) != RA_TAG_STRING) return false;
+    uint32_t len;
+    const uint8_t *text = ra_heap_value(s, ra_value_payload(value), &len);
+    return ra_source_find_symbol(s, (const char *)text, len) == id;  // (a text has one symbol)
+}
+
 bool ra_record_set(ra_source *s, uint32_t rec, uint32_t key, uint64_t value) {
     ra_record *r = &s->recs[rec];
     uint64_t *f = s->slots + r->fields;
+    bool own = key == s->id_key && key && ra_is_own_id(s, rec, value);
     for (uint32_t i = 0; i < r->count; i++) {
         if (ra_slot_key(f[i]) == key) {
+            if (own) {  // (the slot goes: one form for one value)
+                memmove(f + i, f + i + 1, (r->count - i - 1) * sizeof *f);
+                r->count--;
+                r->self_id = 1;
+                return true;
+            }
             f[i] = ra_slot_pack(key, value);
             return true;
         }
     }
     if (key == s->id_key && key) {
         // The `id` field: its record's own data ID goes in the flag, anything else in a slot.
-        bool own = r->id && value == ra_make(RA_TAG_IDSTR, r->id);
         r->self_id = own;
         if (own) return true;
     }
@@ -642,7 +671,11 @@ bool ra_record_set(ra_source *s, uint32_t rec, uint32_t key, uint64_t value) {
         // Twice the room, at the end; the old slots become garbage.
         uint32_t ncap = r->cap ? (uint32_t)r->cap * 2 : 4;
         if (ncap > RA_MAX_FIELDS_PER_RECORD) ncap = RA_MAX_FIELDS_PER_RECORD;
-        if (ncap <= r->count || !ra_record_reserve(s, rec, ncap)) return false;
+        if (ncap <= r->count) {
+            s->fields_full = true;
+            return false;
+        }
+        if (!ra_record_reserve(s, rec, ncap)) return false;
         r = &s->recs[rec];
     }
     s->slots[r->fields + r->count] = ra_slot_pack(key, value);
@@ -686,6 +719,19 @@ void ra_source_drop_unnamed(ra_source *s) {
 }
 
 uint32_t ra_source_record_count(const ra_source *s) { return s->nrecs; }
+
+void ra_record_trim(ra_source *s, uint32_t rec) {
+    ra_record *r = &s->recs[rec];
+    if (r->fields + r->cap != s->nfields) return;
+    s->nfields = r->fields + r->count;
+    r->cap = r->count;
+}
+
+uint64_t ra_source_unused_slot_bytes(const ra_source *s) {
+    uint64_t used = 0;
+    for (uint32_t i = 0; i < s->nrecs; i++) used += s->recs[i].count;
+    return ((uint64_t)s->nfields - used) * sizeof(uint64_t);
+}
 
 uint64_t ra_source_arena_bytes(const ra_source *s) {
     return (uint64_t)s->sym_bytes.len + (uint64_t)s->nsyms * sizeof(ra_symbol) + (uint64_t)s->index_cap * 4 +

@@ -140,6 +140,85 @@ final class StoreTests: XCTestCase {
         let nodeFile = String(decoding: nodeStore.relayJSON(), as: UTF8.self)
         XCTAssertTrue(nodeFile.contains(#""T4":{"__id":"T4","__typename":"Todo","id":"T4","text":"four"}"#), nodeFile)
         XCTAssertEqual(Array(try nodeStore.commit(response: nodePayload, plan: abstract)), [])
+
+        // An `id` selected under a type condition and met before `__typename` waits as text and is
+        // replayed as a string: the same bit, so the same store (and file) either way.
+        let conditional = try compiler.compile([GraphQLSourceFile(name: "c.graphql", text: #"query C { node(id: "x") { ... on Todo { text id } } }"#)])
+        let late = try NormalizationPlan(operation: conditional.operations["C"]!)
+        let lateStore = RecordStore()
+        try lateStore.commit(response: Array(#"{"data":{"node":{"text":"five","id":"T5","__typename":"Todo"}}}"#.utf8), plan: late)
+        let lateFile = lateStore.relayJSON()
+        XCTAssertTrue(String(decoding: lateFile, as: UTF8.self).contains(#""T5":{"__id":"T5","__typename":"Todo","id":"T5","text":"five"}"#),
+                      String(decoding: lateFile, as: UTF8.self))
+        XCTAssertEqual(String(decoding: try RecordStore(relayJSON: lateFile).relayJSON(), as: UTF8.self), String(decoding: lateFile, as: UTF8.self))
+        XCTAssertEqual(lateStore.unusedSlotBytes, 0)
+    }
+
+    /// A record is given the room it fills, no more: a payload's records (quick, and staged with
+    /// a `__typename`, which is the record's type and takes no slot) and a store file's (grown in
+    /// place as they are read, by doubling, then trimmed). A record that grows later moves and
+    /// leaves its old slots, which a store file round trip gives back. A store file's `id` that
+    /// is the record's own data ID takes no slot either.
+    func testRecordsTakeTheSlotsTheyFill() throws {
+        let list = RecordStore()
+        try list.commit(response: TodoListWorkload(todos: 100).response(), plan: try TodoListSetup.plan(todos: 100))
+        XCTAssertEqual(list.unusedSlotBytes, 0)
+
+        let compiler = try Compiler(schema: GraphQLSourceFile(name: "todo.graphql", text: Fixtures.text("todo.graphql")))
+        let docs = try compiler.compile([GraphQLSourceFile(name: "q.graphql", text: """
+            query Q { node(id: "x") { __typename id ... on Todo { text } } }
+            query R($id: ID!) { node(id: $id) { id ... on Todo { text complete notes priority } } }
+            """)])
+        let q = try NormalizationPlan(operation: docs.operations["Q"]!)
+        func r(_ id: String) throws -> NormalizationPlan {
+            try NormalizationPlan(operation: docs.operations["R"]!, variables: ["id": .string(id)])
+        }
+        func refetch(_ id: String) -> [UInt8] {
+            Array(#"{"data":{"node":{"__typename":"Todo","id":"\#(id)","text":"t","complete":true,"notes":"n","priority":1}}}"#.utf8)
+        }
+        let store = RecordStore()
+        try store.commit(response: Array(#"{"data":{"node":{"__typename":"Todo","id":"T1","text":"one"}}}"#.utf8), plan: q)
+        XCTAssertEqual(store.unusedSlotBytes, 0, "`__typename` takes no slot")
+        XCTAssertEqual(Array(try store.commit(response: refetch("T1"), plan: r("T1"))), ["client:root", "T1"])
+        XCTAssertGreaterThan(store.unusedSlotBytes, 0, "T1 grew from 1 slot to 4 (its id is a bit)")
+
+        // A store file: `id` last in T2's record, T2's 5 slots grown 4 → 8 in place and trimmed.
+        let file = #"{"T2":{"__id":"T2","__typename":"Todo","text":"two","complete":false,"notes":null,"priority":2,"#
+            + #""tags":null,"id":"T2"},"T3":{"__id":"T3","__typename":"Todo","id":"not T3"}}"#
+        let loaded = try RecordStore(relayJSON: Array(file.utf8))
+        XCTAssertEqual(loaded.unusedSlotBytes, 0)
+        let out = String(decoding: loaded.relayJSON(), as: UTF8.self)
+        XCTAssertTrue(out.contains(#""T2":{"__id":"T2","__typename":"Todo","id":"T2","text":"two","complete":false,"notes":null,"priority":2,"tags":null}"#), out)
+        XCTAssertTrue(out.contains(#""T3":{"__id":"T3","__typename":"Todo","id":"not T3"}"#), out)
+        XCTAssertEqual(Array(try loaded.commit(response: refetch("T2"), plan: r("T2"))), ["client:root", "T2"])
+        XCTAssertEqual(loaded.unusedSlotBytes, 0, "T2 changed values and took no new slot")
+        XCTAssertEqual(Array(try loaded.commit(response: refetch("T3"), plan: r("T3"))), ["client:root", "T3"])
+        // The root (1 link, the last record: it grows in place) and T3 (1 slot, its `id` not its
+        // own: it moves, leaving that slot) take new keys. T3's `id` is its own now: the bit.
+        XCTAssertEqual(loaded.unusedSlotBytes, 8)
+        let t3 = String(decoding: loaded.relayJSON(), as: UTF8.self)
+        XCTAssertTrue(t3.contains(#""T3":{"__id":"T3","__typename":"Todo","id":"T3","text":"t","complete":true,"notes":"n","priority":1}"#), t3)
+
+        for s in [store, loaded] {
+            let again = try RecordStore(relayJSON: s.relayJSON())
+            XCTAssertEqual(again.unusedSlotBytes, 0)
+            XCTAssertEqual(again.relayJSON(), s.relayJSON())
+        }
+    }
+
+    /// A record past 32,767 fields is refused as the arena's limit, in a store file and in a
+    /// payload, not as a lack of memory.
+    func testARecordPastTheFieldLimitIsALimitError() throws {
+        let fields = (0..<32_768).map { #""f\#($0)":\#($0)"# }.joined(separator: ",")
+        let file = #"{"R":{"__id":"R","__typename":"T",\#(fields)}}"#
+        XCTAssertThrowsError(try RecordStore(relayJSON: Array(file.utf8))) { error in
+            guard let e = error as? RelayArenaError else { return XCTFail("\(error)") }
+            XCTAssertEqual(e.code, .limit, e.description)
+            XCTAssertTrue(e.message.contains("32767 fields"), e.message)
+        }
+        let fine = (0..<32_767).map { #""f\#($0)":\#($0)"# }.joined(separator: ",")
+        let store = try RecordStore(relayJSON: Array(#"{"R":{"__id":"R","__typename":"T",\#(fine)}}"#.utf8))
+        XCTAssertEqual(store.unusedSlotBytes, 0)
     }
 
     /// The same, when the repeated record has a record of its own inside (a new ID, interned

@@ -89,6 +89,9 @@ ra_status ra_source_ensure_record(ra_source *src, const char *id, size_t id_len,
 uint32_t ra_source_record_count(const ra_source *src);
 /// Bytes held by the arena (symbols, records, fields, heap), garbage included.
 uint64_t ra_source_arena_bytes(const ra_source *src);
+/// Bytes of field slots (part of ra_source_arena_bytes) that hold no record's field: the slots a
+/// record left behind when it grew, room it was given and did not fill. Walks the record table.
+uint64_t ra_source_unused_slot_bytes(const ra_source *src);
 
 /// Symbol lookup: 0 when the text was never interned.
 uint32_t ra_source_find_symbol(const ra_source *src, const char *text, size_t len);

@@ -58,6 +58,15 @@ public final class RecordStore: @unchecked Sendable {
         return Int(ra_source_arena_bytes(raw))
     }
 
+    /// Of `arenaBytes`, the field slots that hold no record's field: the slots a record left
+    /// behind when a refetch gave it more fields than it had room for. A store written out and
+    /// loaded again (`relayJSON()`, `init(relayJSON:)`) has none. Walks the record table.
+    public var unusedSlotBytes: Int {
+        ra_source_read_lock(raw)
+        defer { ra_source_unlock(raw) }
+        return Int(ra_source_unused_slot_bytes(raw))
+    }
+
     /// Merges a normalized payload (relay's `publish`): returns the data IDs whose record is new
     /// or had some field change. Atomic: on error nothing changed.
     @discardableResult
