@@ -285,6 +285,7 @@ ra_source *_Nullable ra_source_import_json(const uint8_t *_Nullable bytes, size_
         ra_source_destroy(im.src);
         return NULL;
     }
+    ra_source_trim_tables(im.src);  // (the last derivation table's room, as a payload's)
     return im.src;
 }
 
