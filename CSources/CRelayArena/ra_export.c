@@ -106,7 +106,7 @@ ra_status ra_source_export_json(const ra_source *s, uint8_t **out, size_t *out_l
             continue;
         }
         ok = put_str(&b, "{\"__id\":") && put_sym(&b, s, r->id) && put_str(&b, ",\"__typename\":") &&
-             put_sym(&b, s, r->type);
+             put_sym(&b, s, ra_rec_type(s, r));
         if (ok && r->self_id)
             ok = put_str(&b, ",") && put_sym(&b, s, s->id_key) && put_str(&b, ":") &&
                  put_value(&b, s, ra_make(RA_TAG_IDSTR, r->id));

@@ -49,6 +49,11 @@ static int ioom(importer *im) {
         im->err->code = RA_ERR_LIMIT;
         return 0;
     }
+    if (im->src->types_full) {
+        ifail(im, "the store has more than %u typenames, the arena's limit", RA_MAX_TYPES);
+        im->err->code = RA_ERR_LIMIT;
+        return 0;
+    }
     if (im->src->fields_full) {
         ifail(im, "a record would hold more than %u fields, the arena's limit", RA_MAX_FIELDS_PER_RECORD);
         im->err->code = RA_ERR_LIMIT;
@@ -100,9 +105,9 @@ static int scalar(importer *im, int kind, const char *s, size_t len) {
         if (im->in_id) return kind == 3 ? 1 : ifail(im, "`__id` must be a string");
         if (im->in_typename) {
             if (kind != 3) return ifail(im, "`__typename` must be a string");
-            uint32_t t = ra_intern(im->src, s, len);
-            if (!t) return ioom(im);
-            im->src->recs[im->rec].type = t;
+            uint32_t t = ra_intern(im->src, s, len), ti = t ? ra_type_index(im->src, t) : 0;
+            if (!ti) return ioom(im);
+            im->src->recs[im->rec].type = (uint16_t)ti;
             return 1;
         }
         if (len > UINT32_MAX - 16) return itoo_long(im);

@@ -14,7 +14,8 @@
 
 #define RA_STAGE_ALIGN 4u  // staged values' slots (ra_buf_slot)
 #define RA_MAX_SYMBOLS 0x0FFFFFF0u  // index slots keep 28 bits of symbol (ra_source.c)
-#define RA_MAX_FIELDS_PER_RECORD 0x7FFFu  // slots of a record (ra_record.cap keeps 15 bits)
+#define RA_MAX_FIELDS_PER_RECORD 0x7FFFu  // slots of a record (and its `id` bit: 2^15 fields)
+#define RA_MAX_TYPES 0x7FFFu             // typenames of one source (ra_record.type keeps 15 bits)
 
 /// Counted allocation (ra_alloc.c): every block of the core, yajl's included.
 void *_Nullable ra_malloc(size_t n);
@@ -108,16 +109,16 @@ typedef struct ra_dtable {
 #define RA_MAX_SYM_BYTES (RA_SYM_DERIVED - 1)  // symbol bytes of one source
 
 typedef struct ra_record {
-    uint32_t id;       // symbol
-    uint32_t type;     // symbol; 0 = tombstone
-    uint32_t fields;   // first of its slots
-    uint16_t count;    // slots in use
-    uint16_t cap : 15;
+    uint32_t id;         // symbol
+    uint32_t fields;     // first of its slots
+    uint16_t type : 15;  // index in the source's type table (ra_rec_type gives the symbol); 0 = tombstone
     // An `id` field (key: the source's `id_key`) whose value is the record's own data ID, kept
     // in no slot: read as an IDSTR of `id`, listed before the slots. A record with the flag has
     // no slot of that key.
     uint16_t self_id : 1;
+    uint16_t count;      // slots in use (room past them: only the source's tail record has any)
 } ra_record;
+_Static_assert(sizeof(ra_record) == 12, "a record header is 12 bytes");
 
 /// The record's fields as the API counts them: its slots, and its `id` field if kept in the flag.
 static inline uint32_t ra_record_field_count(const ra_record *r) { return (uint32_t)r->count + r->self_id; }
@@ -159,10 +160,19 @@ struct ra_source {
     uint32_t nrecs, caprecs;
     uint64_t *slots;         // field slots (ra_slot_pack)
     uint32_t nfields, capfields;
+    // The record whose slots end `slots` (its index + 1; 0: none): it alone has room past its
+    // count, up to `nfields`, and grows in place. Any other record grows by moving to the end.
+    uint32_t tail;
+    uint32_t *types;         // type index -> typename symbol; [0] = 0, the tombstone's
+    uint32_t ntypes, captypes;
+    uint16_t *type_map;      // typename symbol -> type index (open addressing over `types`)
+    uint32_t type_map_cap;
+    struct { uint32_t sym, index; } type_cache[16];  // the last typenames looked up, by symbol
     ra_buf heap;
     bool heap_full;          // an append was refused for RA_MAX_HEAP (tells that failure from OOM)
     bool names_full;         // a symbol was refused for RA_MAX_SYM_BYTES (likewise)
     bool fields_full;        // a record was refused more than RA_MAX_FIELDS_PER_RECORD slots (likewise)
+    bool types_full;         // a typename was refused for RA_MAX_TYPES (likewise)
     uint32_t id_key;         // the symbol of `id` once a record keeps its `id` field in its flag (ra_record.self_id)
     uint32_t *updated;       // symbols updated by the last publish
     uint32_t nupdated, capupdated;
@@ -464,13 +474,22 @@ static inline uint32_t ra_sym_length(const ra_source *s, uint32_t sym) {
     return len + 1 + (uint32_t)ra_digit_count(index);
 }
 
+/// The typename symbol of a record (0: a tombstone).
+static inline uint32_t ra_rec_type(const ra_source *s, const ra_record *r) { return s->types[r->type]; }
+/// The type index of typename symbol `sym`, added to the table when new; 0 for `sym` 0, and on
+/// OOM or past RA_MAX_TYPES (`types_full`).
+uint32_t ra_type_index_slow(ra_source *s, uint32_t sym);
+static inline __attribute__((always_inline)) uint32_t ra_type_index(ra_source *s, uint32_t sym) {
+    uint32_t c = sym & 15;
+    if (__builtin_expect(s->type_cache[c].sym == sym, 1)) return s->type_cache[c].index;  // (sym 0: index 0)
+    return ra_type_index_slow(s, sym);
+}
+
 /// Record index for the symbol, creating an empty record with `type` when absent. -1 on OOM.
 int64_t ra_record_get_or_create(ra_source *s, uint32_t id_sym, uint32_t type_sym, bool *created);
-/// A new record with room for exactly `cap` fields and no data ID yet (`id` 0: the normalizer's
-/// list items whose client ID waits for their list's owner; named later, or dropped by
-/// ra_source_drop_unnamed). One append to the record table and one to the slot arrays, inline
-/// for the normalizer. -1 on OOM / past the limits.
-static inline __attribute__((always_inline)) int64_t ra_record_new_unnamed(ra_source *s, uint32_t type_sym, uint32_t cap) {
+/// ra_record_new_unnamed with the type's index (the normalizer's quick records, whose index it
+/// keeps by selection).
+static inline __attribute__((always_inline)) int64_t ra_record_new_typed(ra_source *s, uint32_t type, uint32_t cap) {
     if (cap > RA_MAX_FIELDS_PER_RECORD) {
         s->fields_full = true;
         return -1;
@@ -479,9 +498,19 @@ static inline __attribute__((always_inline)) int64_t ra_record_new_unnamed(ra_so
     if (!ra_grow((void **)&s->recs, &s->caprecs, s->nrecs + 1, sizeof(ra_record))) return -1;
     if (!ra_grow((void **)&s->slots, &s->capfields, s->nfields + cap, sizeof(uint64_t))) return -1;
     uint32_t idx = s->nrecs++;
-    s->recs[idx] = (ra_record){.id = 0, .type = type_sym, .fields = s->nfields, .count = 0, .cap = (uint16_t)cap};
+    s->recs[idx] = (ra_record){.id = 0, .fields = s->nfields, .type = (uint16_t)type, .self_id = 0, .count = 0};
     s->nfields += cap;
+    s->tail = idx + 1;
     return idx;
+}
+/// A new record with room for exactly `cap` fields and no data ID yet (`id` 0: the normalizer's
+/// list items whose client ID waits for their list's owner; named later, or dropped by
+/// ra_source_drop_unnamed). One append to the record table and one to the slot arrays, inline
+/// for the normalizer. -1 on OOM / past the limits.
+static inline __attribute__((always_inline)) int64_t ra_record_new_unnamed(ra_source *s, uint32_t type_sym, uint32_t cap) {
+    uint32_t type = ra_type_index(s, type_sym);
+    if (!type && type_sym) return -1;
+    return ra_record_new_typed(s, type, cap);
 }
 /// A new record for `id_sym` (which has none) with room for exactly `cap` fields. -1 on OOM.
 static inline __attribute__((always_inline)) int64_t ra_record_new(ra_source *s, uint32_t id_sym, uint32_t type_sym, uint32_t cap) {

@@ -66,6 +66,8 @@ __attribute__((cold, noinline)) static int oom(ra_normalizer *n) {
     if (n->delta && n->delta->names_full)
         return fail(n, RA_ERR_LIMIT, "the response's data IDs and names pass the arena's limit of %u bytes",
                     RA_MAX_SYM_BYTES);
+    if (n->delta && n->delta->types_full)
+        return fail(n, RA_ERR_LIMIT, "the response has more than %u typenames, the arena's limit", RA_MAX_TYPES);
     if (n->delta && n->delta->fields_full)
         return fail(n, RA_ERR_LIMIT, "a record would hold more than %u fields, the arena's limit",
                     RA_MAX_FIELDS_PER_RECORD);
@@ -172,6 +174,16 @@ static inline __attribute__((always_inline)) uint32_t plan_sym(ra_normalizer *n,
     uint32_t sym = n->plan_syms[str];
     return sym ? sym : plan_sym_intern(n, str);
 }
+// And a type name's index in the delta's type table (0 on OOM / limit).
+__attribute__((noinline)) static uint32_t plan_type_index(ra_normalizer *n, uint32_t str) {
+    uint32_t sym = plan_sym(n, str), t = sym ? ra_type_index(n->delta, sym) : 0;
+    n->plan_types[str] = (uint16_t)t;
+    return t;
+}
+static inline __attribute__((always_inline)) uint32_t plan_type(ra_normalizer *n, uint32_t str) {
+    uint32_t t = n->plan_types[str];
+    return t ? t : plan_type_index(n, str);
+}
 
 // The list-item and pending stacks only shrink in a few places: their high-water marks (what
 // ra_normalizer_destroy hands back as written) are taken there, not per item.
@@ -228,8 +240,8 @@ static inline __attribute__((always_inline)) frame *push_record(ra_normalizer *n
         // Its record now, unnamed (and counted so until it is named: see name_record), with room
         // for every entry of its set (each can give one field at most) but a string `id`, which
         // goes in the record's flag.
-        uint32_t type_sym = plan_sym(n, n->plan->sels[sel].concrete_type), room = info->entry_count - info->self_id;
-        int64_t rec = type_sym ? ra_record_new_unnamed(n->delta, type_sym, room) : -1;
+        uint32_t type = plan_type(n, n->plan->sels[sel].concrete_type), room = info->entry_count - info->self_id;
+        int64_t rec = type ? ra_record_new_typed(n->delta, type, room) : -1;
         if (rec < 0) {
             oom(n);
             return NULL;
@@ -470,9 +482,9 @@ static int set_type_from(ra_normalizer *n, int64_t rec, uint64_t v) {
     if (ra_value_tag(v) != RA_TAG_STRING) return 1;
     uint32_t len;
     const uint8_t *p = ra_heap_value(n->delta, ra_value_payload(v), &len);
-    uint32_t t = ra_intern(n->delta, (const char *)p, len);
-    if (!t) return oom(n);
-    n->delta->recs[rec].type = t;
+    uint32_t t = ra_intern(n->delta, (const char *)p, len), ti = t ? ra_type_index(n->delta, t) : 0;
+    if (!ti) return oom(n);
+    n->delta->recs[rec].type = (uint16_t)ti;
     return 1;
 }
 
@@ -949,7 +961,7 @@ static int close_record(ra_normalizer *n) {
     if (f->quick && __builtin_expect(n->npend != f->pend_base, 0) && !demote(n, f)) return oom(n);
     if (f->quick) {
         if (f->id_deferred || f->resolved) return close_identified(n, f, 0);  // (its record has its type)
-        uint32_t type_sym = n->delta->recs[f->rec].type;
+        uint32_t type_sym = ra_rec_type(n->delta, &n->delta->recs[f->rec]);
         if (f->id_state == ID_NONE && f->index >= 0) {
             const frame *owner = &n->frames[depth - 2];  // (a list item: the list's record)
             if (!owner->resolved && !owner->id_deferred) return park_item(n, f, depth, type_sym);
@@ -1535,7 +1547,8 @@ ra_normalizer *ra_normalizer_create(const ra_plan *plan, const char *root_id, si
     n->delta = ra_source_create();
     n->yh = yajl_alloc(&callbacks, &ra_yajl_alloc_funcs, n);
     n->plan_syms = ra_calloc(plan->nstr ? plan->nstr : 1, sizeof(uint32_t));
-    if (!n->delta || !n->yh || !n->plan_syms) goto fail;
+    n->plan_types = ra_calloc(plan->nstr ? plan->nstr : 1, sizeof(uint16_t));
+    if (!n->delta || !n->yh || !n->plan_syms || !n->plan_types) goto fail;
     n->root_sym = ra_intern(n->delta, root_id, root_len);
     uint32_t root_type = ra_intern(n->delta, "__Root", 6);
     n->sym_type_schema = ra_intern(n->delta, "__TypeSchema", 12);
@@ -1569,6 +1582,7 @@ void ra_normalizer_destroy(ra_normalizer *n) {
     ra_buf_free(&n->errors_json);
     ra_buf_free(&n->scratch);
     ra_dealloc(n->plan_syms);
+    ra_dealloc(n->plan_types);
     ra_dealloc(n);
 }
 

@@ -118,6 +118,7 @@ struct ra_normalizer {
     ra_buf errors_json;    // the response's `errors` member, as received
     ra_buf scratch;
     uint32_t *plan_syms;   // plan string index -> delta symbol, 0 until first needed
+    uint16_t *plan_types;  // plan string index -> the delta's type index of that type name, likewise
     uint32_t cid_parent, cid_key, cid_prefix;  // the last list's client-ID prefix: its parent, storage key, symbol
     uint32_t cid_hint;     // where that prefix's derivation table sits (ra_intern_derived_hinted)
     uint32_t sym_type_schema;

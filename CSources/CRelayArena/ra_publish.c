@@ -247,8 +247,9 @@ static inline bool same_symbol(const ra_source *st, uint32_t ss, const ra_source
 }
 
 ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
-    st->names_full = false;  // set again if this publish meets the limit
+    st->names_full = st->types_full = false;  // set again if this publish meets the limit
     uint32_t *tr = ra_calloc(d->nsyms ? d->nsyms : 1, sizeof *tr);
+    uint16_t *ttr = NULL;
     change *changes = ra_malloc((d->nrecs ? d->nrecs : 1) * sizeof *changes);
     uint32_t nchanges = 0;
     if (!tr || !changes) goto oom;
@@ -280,6 +281,12 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
     }
     // Both are the symbol of `id` (or 0): a record's `id` kept in its flag keeps it in the store.
     if (d->id_key) st->id_key = tr[d->id_key];
+    // The delta's typenames by their store indexes (added now: like symbols, unseen by readers).
+    ttr = ra_malloc((size_t)d->ntypes * sizeof *ttr);
+    if (!ttr) goto oom;
+    ttr[0] = 0;
+    for (uint32_t t = 1; t < d->ntypes; t++)
+        if (!(ttr[t] = (uint16_t)ra_type_index(st, tr[d->types[t]]))) goto oom;
 
     // Pass 1: find what changes and exactly how much room it needs. Nothing is written.
     uint64_t need_fields = 0, need_recs = 0;
@@ -308,7 +315,7 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
             if (sr->type) changes[nchanges++] = (change){i, 0, (int64_t)rec1 - 1, 0};
             continue;
         }
-        bool changed = sr->type != tr[dr->type];
+        bool changed = sr->type != ttr[dr->type];
         uint32_t new_keys = 0, nf = fields_to_merge(dr, sr);
         uint64_t differ = 0;
         for (uint32_t f = 0; f < nf; f++) {
@@ -326,7 +333,7 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
         // A record is capped at RA_MAX_FIELDS_PER_RECORD slots: refuse the payload up front
         // rather than drop a field halfway through the merge.
         if ((uint64_t)sr->count + new_keys > RA_MAX_FIELDS_PER_RECORD) goto limit;
-        if (sr->count + new_keys > sr->cap) need_fields += (uint64_t)sr->count + new_keys;
+        if (new_keys) need_fields += (uint64_t)sr->count + new_keys;  // (at most: the tail grows in place)
         changes[nchanges++] = (change){i, new_keys, (int64_t)rec1 - 1, differ};
     }
     if (need_fields > UINT32_MAX - (uint64_t)st->nfields || need_recs > UINT32_MAX - (uint64_t)st->nrecs) goto limit;
@@ -352,14 +359,14 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
         uint32_t id = tr[dr->id];
         int64_t ri = changes[c].srec;
         bool created;
-        if (ri < 0) ri = ra_record_get_or_create(st, id, dr->type ? tr[dr->type] : 0, &created);
+        if (ri < 0) ri = ra_record_get_or_create(st, id, 0, &created);  // (typed below)
         ra_record *sr = &st->recs[ri];
         if (!dr->type) {
             sr->type = 0;
             sr->count = 0;
             sr->self_id = 0;
         } else if (changes[c].srec < 0 || !sr->type) {
-            sr->type = tr[dr->type];
+            sr->type = ttr[dr->type];
             sr->count = 0;
             sr->self_id = dr->self_id;  // (st->id_key is the delta's, translated)
             ra_record_reserve(st, (uint32_t)ri, dr->count);
@@ -370,7 +377,7 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
             }
             sr->count = (uint16_t)dr->count;
         } else {
-            sr->type = tr[dr->type];
+            sr->type = ttr[dr->type];
             // One exact relocation when keys are added (reserved in pass 1), then set.
             if (changes[c].new_keys) ra_record_reserve(st, (uint32_t)ri, sr->count + changes[c].new_keys);
             uint32_t nf = fields_to_merge(dr, sr);
@@ -396,22 +403,30 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
     }
     ra_dealloc_used(changes, (size_t)nchanges * sizeof *changes);
     ra_dealloc(tr);
+    ra_dealloc(ttr);
     return RA_OK;
 limit:
     ra_dealloc(changes);
     ra_dealloc(tr);
+    ra_dealloc(ttr);
     ra_error_set(err, RA_ERR_LIMIT, 0, "a record would hold more than %u fields", RA_MAX_FIELDS_PER_RECORD);
     return RA_ERR_LIMIT;
 heap_limit:
     ra_dealloc(changes);
     ra_dealloc(tr);
+    ra_dealloc(ttr);
     ra_error_set(err, RA_ERR_LIMIT, 0, "the store's strings would pass %u bytes", RA_MAX_HEAP);
     return RA_ERR_LIMIT;
 oom:
     ra_dealloc(changes);
     ra_dealloc(tr);
+    ra_dealloc(ttr);
     if (st->names_full) {
         ra_error_set(err, RA_ERR_LIMIT, 0, "the store's data IDs and names would pass %u bytes", RA_MAX_SYM_BYTES);
+        return RA_ERR_LIMIT;
+    }
+    if (st->types_full) {
+        ra_error_set(err, RA_ERR_LIMIT, 0, "the store would hold more than %u typenames", RA_MAX_TYPES);
         return RA_ERR_LIMIT;
     }
     ra_error_set(err, RA_ERR_NOMEM, 0, "out of memory while publishing");
@@ -442,13 +457,14 @@ ra_status ra_source_publish_consuming(ra_source *st, ra_source *d, ra_error *err
     // Merging into a store that holds only its root gives the delta itself, plus that root:
     // take the delta's arena instead of copying it (no second copy, no second peak).
     // (A root ID like "client:x:0" is a derived symbol: the texts are written out.)
-    uint32_t root_len = ra_sym_length(st, st->recs[0].id), type_len = ra_sym_length(st, st->recs[0].type);
+    uint32_t root_type = ra_rec_type(st, &st->recs[0]);
+    uint32_t root_len = ra_sym_length(st, st->recs[0].id), type_len = ra_sym_length(st, root_type);
     char stack[128];
     char *root = root_len + type_len <= sizeof stack ? stack : ra_malloc((size_t)root_len + type_len + 1);
     if (!root) goto oom;
     ra_sym_write(st, st->recs[0].id, root);
     char *type = root + root_len;
-    ra_sym_write(st, st->recs[0].type, type);
+    ra_sym_write(st, root_type, type);
     // Everything that can fail happens on the delta before the swap.
     uint32_t rsym = ra_intern(d, root, root_len), tsym = ra_intern(d, type, type_len);
     bool ok = rsym && tsym && ra_grow((void **)&d->updated, &d->capupdated, d->nrecs + 1, sizeof(uint32_t));
@@ -461,7 +477,7 @@ ra_status ra_source_publish_consuming(ra_source *st, ra_source *d, ra_error *err
         const ra_record *r = &d->recs[i];
         if (!r->id) continue;
         // The root was there before: it changed only if the payload gave it a field or a type.
-        if ((int64_t)i == ri && (created || (r->type == tsym && ra_record_field_count(r) == 0))) continue;
+        if ((int64_t)i == ri && (created || (ra_rec_type(d, r) == tsym && ra_record_field_count(r) == 0))) continue;
         d->updated[d->nupdated++] = r->id;
     }
     swap_contents(st, d);

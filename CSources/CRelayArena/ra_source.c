@@ -68,12 +68,15 @@ ra_source *ra_source_create(void) {
         return NULL;
     }
     s->nsyms = 1;  // symbol 0 means "none"
+    s->ntypes = 1;  // type 0 is the tombstone's
     s->texts = text_cache_create();
-    if (!s->texts || !ra_grow((void **)&s->syms, &s->capsyms, 64, sizeof(ra_symbol))) {
+    if (!s->texts || !ra_grow((void **)&s->syms, &s->capsyms, 64, sizeof(ra_symbol)) ||
+        !ra_grow((void **)&s->types, &s->captypes, 16, sizeof(uint32_t))) {
         ra_source_destroy(s);
         return NULL;
     }
     memset(&s->syms[0], 0, sizeof s->syms[0]);
+    s->types[0] = 0;
     return s;
 }
 
@@ -92,6 +95,8 @@ void ra_source_destroy(ra_source *s) {
     ra_dealloc_used(s->recs, (size_t)s->nrecs * sizeof(ra_record));
     ra_dealloc_used(s->slots, (size_t)s->nfields * sizeof(uint64_t));
     ra_dealloc_used(s->updated, (size_t)s->nupdated * sizeof(uint32_t));
+    ra_dealloc(s->types);
+    ra_dealloc(s->type_map);
     text_cache_destroy(s->texts);
     pthread_rwlock_destroy(&s->lock);
     ra_dealloc(s);
@@ -585,16 +590,61 @@ uint32_t ra_intern_tail(ra_source *s, size_t len) {
     return ra_intern_tail_hashed(s, len, ra_hash(s->sym_bytes.data + s->sym_bytes.len + 5, len));
 }
 
+// MARK: Types
+//
+// A record keeps its typename as a 16-bit index into `types`; `type_map` finds a typename's index
+// (open addressing by symbol, a power of two at most half full), and `type_cache` skips even that
+// for the typenames of the last records made.
+
+static inline uint32_t type_home(uint32_t sym, uint32_t cap) { return (sym * 0x9E3779B1u) & (cap - 1); }
+
+uint32_t ra_type_index_slow(ra_source *s, uint32_t sym) {
+    if (!sym) return 0;
+    uint32_t i = 0;
+    if (s->type_map_cap) {
+        for (i = type_home(sym, s->type_map_cap); s->type_map[i]; i = (i + 1) & (s->type_map_cap - 1))
+            if (s->types[s->type_map[i]] == sym) goto found;
+    }
+    if (s->ntypes > RA_MAX_TYPES) {
+        s->types_full = true;
+        return 0;
+    }
+    if (!ra_grow((void **)&s->types, &s->captypes, s->ntypes + 1, sizeof(uint32_t))) return 0;
+    if (2 * s->ntypes >= s->type_map_cap) {  // (ntypes counts the tombstone's: the map stays under half full)
+        uint32_t cap = s->type_map_cap ? s->type_map_cap * 2 : 16;
+        uint16_t *map = ra_calloc(cap, sizeof *map);
+        if (!map) return 0;
+        for (uint32_t t = 1; t < s->ntypes; t++) {
+            uint32_t j = type_home(s->types[t], cap);
+            while (map[j]) j = (j + 1) & (cap - 1);
+            map[j] = (uint16_t)t;
+        }
+        ra_dealloc(s->type_map);
+        s->type_map = map;
+        s->type_map_cap = cap;
+        for (i = type_home(sym, cap); map[i]; i = (i + 1) & (cap - 1)) {}
+    }
+    s->types[s->ntypes] = sym;
+    s->type_map[i] = (uint16_t)s->ntypes++;
+found:
+    s->type_cache[sym & 15].sym = sym;
+    s->type_cache[sym & 15].index = s->type_map[i];
+    return s->type_map[i];
+}
+
 int64_t ra_record_get_or_create(ra_source *s, uint32_t id_sym, uint32_t type_sym, bool *created) {
     uint32_t r = s->syms[id_sym].record;
     if (r) {
         if (created) *created = false;
         return r - 1;
     }
-    if (s->nrecs >= UINT32_MAX - 1 || !ra_grow((void **)&s->recs, &s->caprecs, s->nrecs + 1, sizeof(ra_record)))
+    uint32_t type = ra_type_index(s, type_sym);
+    if ((!type && type_sym) || s->nrecs >= UINT32_MAX - 1 ||
+        !ra_grow((void **)&s->recs, &s->caprecs, s->nrecs + 1, sizeof(ra_record)))
         return -1;
     uint32_t idx = s->nrecs++;
-    s->recs[idx] = (ra_record){.id = id_sym, .type = type_sym, .fields = 0, .count = 0, .cap = 0};
+    // (No room: it takes some when it gets a field, at the end of the slots.)
+    s->recs[idx] = (ra_record){.id = id_sym, .fields = s->nfields, .type = (uint16_t)type, .count = 0};
     s->syms[id_sym].record = idx + 1;
     if (created) *created = true;
     return idx;
@@ -612,17 +662,17 @@ uint64_t ra_record_get(const ra_source *s, uint32_t rec, uint32_t key) {
 // Gives the record room for `cap` fields in all (a new record gets exactly what it needs).
 bool ra_record_reserve(ra_source *s, uint32_t rec, uint32_t cap) {
     ra_record *r = &s->recs[rec];
-    if (cap <= r->cap) return true;
+    bool tail = s->tail == rec + 1;
+    if (tail ? r->fields + cap <= s->nfields : cap <= r->count) return true;
     if (cap > RA_MAX_FIELDS_PER_RECORD) {
         s->fields_full = true;
         return false;
     }
-    if (r->fields + r->cap == s->nfields) {
+    if (tail) {
         // The last slots of the arena (a record being built, the last one to grow): they grow
         // in place, leaving no garbage.
         if (r->fields > UINT32_MAX - cap) return false;
         if (!ra_grow((void **)&s->slots, &s->capfields, r->fields + cap, sizeof(uint64_t))) return false;
-        s->recs[rec].cap = (uint16_t)cap;
         s->nfields = r->fields + cap;
         return true;
     }
@@ -631,8 +681,8 @@ bool ra_record_reserve(ra_source *s, uint32_t rec, uint32_t cap) {
     r = &s->recs[rec];
     if (r->count) memcpy(s->slots + s->nfields, s->slots + r->fields, r->count * sizeof(uint64_t));
     r->fields = s->nfields;
-    r->cap = (uint16_t)cap;
     s->nfields += cap;
+    s->tail = rec + 1;
     return true;
 }
 
@@ -667,15 +717,14 @@ bool ra_record_set(ra_source *s, uint32_t rec, uint32_t key, uint64_t value) {
         r->self_id = own;
         if (own) return true;
     }
-    if (r->count == r->cap) {
-        // Twice the room, at the end; the old slots become garbage.
-        uint32_t ncap = r->cap ? (uint32_t)r->cap * 2 : 4;
-        if (ncap > RA_MAX_FIELDS_PER_RECORD) ncap = RA_MAX_FIELDS_PER_RECORD;
-        if (ncap <= r->count) {
+    if (s->tail != rec + 1 || r->fields + r->count == s->nfields) {
+        // No room: the tail record takes one more slot in place (the array grows by doubling);
+        // any other moves to the end, its old slots becoming garbage, and is the tail from then.
+        if (r->count >= RA_MAX_FIELDS_PER_RECORD) {
             s->fields_full = true;
             return false;
         }
-        if (!ra_record_reserve(s, rec, ncap)) return false;
+        if (!ra_record_reserve(s, rec, (uint32_t)r->count + 1)) return false;
         r = &s->recs[rec];
     }
     s->slots[r->fields + r->count] = ra_slot_pack(key, value);
@@ -700,31 +749,31 @@ ra_status ra_source_ensure_record(ra_source *s, const char *id, size_t id_len, c
     if (!idsym || !tsym) return RA_ERR_NOMEM;
     bool created;
     int64_t r = ra_record_get_or_create(s, idsym, tsym, &created);
-    if (r < 0) return RA_ERR_NOMEM;
-    if (!s->recs[r].type) s->recs[r].type = tsym;
+    uint32_t t = ra_type_index(s, tsym);
+    if (r < 0 || !t) return s->types_full ? RA_ERR_LIMIT : RA_ERR_NOMEM;
+    if (!s->recs[r].type) s->recs[r].type = (uint16_t)t;
     return RA_OK;
 }
 
 void ra_source_drop_unnamed(ra_source *s) {
-    uint32_t kept = 0;
+    uint32_t kept = 0, tail = 0;
     for (uint32_t i = 0; i < s->nrecs; i++) {
         if (!s->recs[i].id) continue;
         if (kept != i) {
             s->recs[kept] = s->recs[i];
             s->syms[s->recs[kept].id].record = kept + 1;
         }
+        if (s->tail == i + 1) tail = kept + 1;
         kept++;
     }
     s->nrecs = kept;
+    s->tail = tail;  // (0 when the tail record was dropped: its slots are garbage now)
 }
 
 uint32_t ra_source_record_count(const ra_source *s) { return s->nrecs; }
 
 void ra_record_trim(ra_source *s, uint32_t rec) {
-    ra_record *r = &s->recs[rec];
-    if (r->fields + r->cap != s->nfields) return;
-    s->nfields = r->fields + r->count;
-    r->cap = r->count;
+    if (s->tail == rec + 1) s->nfields = s->recs[rec].fields + s->recs[rec].count;
 }
 
 uint64_t ra_source_unused_slot_bytes(const ra_source *s) {
@@ -736,7 +785,8 @@ uint64_t ra_source_unused_slot_bytes(const ra_source *s) {
 uint64_t ra_source_arena_bytes(const ra_source *s) {
     return (uint64_t)s->sym_bytes.len + (uint64_t)s->nsyms * sizeof(ra_symbol) + (uint64_t)s->index_cap * 4 +
            (uint64_t)s->dtab_cap * sizeof(ra_dtable) + (uint64_t)s->ndslots * 4 + (uint64_t)s->bloom_words * 8 +
-           (uint64_t)s->nrecs * sizeof(ra_record) + (uint64_t)s->nfields * sizeof(uint64_t) + s->heap.len;
+           (uint64_t)s->nrecs * sizeof(ra_record) + (uint64_t)s->nfields * sizeof(uint64_t) + s->heap.len +
+           (uint64_t)s->ntypes * 4 + (uint64_t)s->type_map_cap * 2;
 }
 
 uint32_t ra_source_find_symbol(const ra_source *s, const char *text, size_t len) {
@@ -827,7 +877,7 @@ int ra_source_record_at(const ra_source *s, uint32_t index, uint32_t *id_sym, ui
     if (index >= s->nrecs || s->recs[index].id == 0) return 0;
     const ra_record *r = &s->recs[index];
     *id_sym = r->id;
-    *type_sym = r->type;
+    *type_sym = ra_rec_type(s, r);
     *field_count = ra_record_field_count(r);
     return 1;
 }

@@ -221,6 +221,50 @@ final class StoreTests: XCTestCase {
         XCTAssertEqual(store.unusedSlotBytes, 0)
     }
 
+    /// A record keeps its typename as an index into its source's type table, of at most 32,767
+    /// typenames: a payload or store file past that is refused as the arena's limit, and the
+    /// store is unchanged. Up to it, every record reads back its own typename.
+    func testTypenamesPastTheTableLimitAreALimitError() throws {
+        let compiler = try Compiler(schema: GraphQLSourceFile(name: "todo.graphql", text: Fixtures.text("todo.graphql")))
+        let docs = try compiler.compile([GraphQLSourceFile(name: "q.graphql", text: #"query Q { nodes(ids: ["x"]) { id } }"#)])
+        let plan = try NormalizationPlan(operation: docs.operations["Q"]!)
+        func payload(_ types: Int) -> [UInt8] {
+            let nodes = (0..<types).map { #"{"__typename":"T\#($0)","id":"n\#($0)"}"# }.joined(separator: ",")
+            return Array(#"{"data":{"nodes":[\#(nodes)]}}"#.utf8)
+        }
+        // The root's `__Root` is a typename too: 32,766 nodes fill the table.
+        let store = RecordStore()
+        try store.commit(response: payload(32_766), plan: plan)
+        store.withSnapshot { s in
+            for i in [0, 1, 16, 32_765] {
+                guard case .record(let r) = s.record("n\(i)") else { return XCTFail("n\(i)") }
+                XCTAssertEqual(s.typename(of: r).string, "T\(i)")
+            }
+        }
+        let file = store.relayJSON()
+        XCTAssertEqual(try RecordStore(relayJSON: file).relayJSON(), file)
+
+        XCTAssertThrowsError(try RecordStore().commit(response: payload(32_767), plan: plan)) { error in
+            XCTAssertEqual((error as? RelayArenaError)?.code, .limit, "\(error)")
+            XCTAssertTrue("\(error)".contains("32767 typenames"), "\(error)")
+        }
+        // Into a store holding other typenames: the publish fails, and nothing changes.
+        let other = Array(#"{"data":{"nodes":[{"__typename":"Other","id":"o"}]}}"#.utf8)
+        let full = try RecordStore(relayJSON: file)
+        XCTAssertThrowsError(try full.commit(response: other, plan: plan)) { error in
+            XCTAssertEqual((error as? RelayArenaError)?.code, .limit, "\(error)")
+        }
+        XCTAssertEqual(full.relayJSON(), file)
+
+        var text = String(decoding: file, as: UTF8.self)
+        text.removeLast()
+        text += #","o":{"__id":"o","__typename":"Other"}}"#
+        XCTAssertThrowsError(try RecordStore(relayJSON: Array(text.utf8))) { error in
+            XCTAssertEqual((error as? RelayArenaError)?.code, .limit, "\(error)")
+            XCTAssertTrue("\(error)".contains("32767 typenames"), "\(error)")
+        }
+    }
+
     /// The same, when the repeated record has a record of its own inside (a new ID, interned
     /// before the repeated one's record closes): the copy must not be left behind it.
     func testARepeatedDataIDWithANewChildKeepsItsTextOnce() throws {
