@@ -772,6 +772,11 @@ static inline __attribute__((always_inline)) uint32_t list_item_client_id(ra_nor
     return ra_intern_derived_hinted(n->delta, n->cid_prefix, index, &n->cid_hint);
 }
 
+// A pending record's list position as client_id takes it (-1: none).
+static inline int64_t pend_index(const pend_rec *p) { return p->index == PEND_NO_INDEX ? -1 : (int64_t)p->index; }
+// A frame's list position as a pending record keeps it.
+static inline uint32_t pend_index_of(const frame *f) { return f->index < 0 ? PEND_NO_INDEX : (uint32_t)f->index; }
+
 // Resolves the pending records above `mark` now that the frame at `frame_depth` has its ID
 // `frame_sym`, commits them in order, and drops them.
 static int settle_pending(ra_normalizer *n, uint32_t mark, uint32_t frame_depth, uint32_t frame_sym) {
@@ -794,12 +799,11 @@ static int settle_pending(ra_normalizer *n, uint32_t mark, uint32_t frame_depth,
             continue;
         }
         if ((p->parent & ~RA_ITEM_PEND) != frame_depth) return fail(n, RA_ERR_STATE, "pending record lost its parent");
-        p->resolved = linked || p->index < 0 || p->index > UINT32_MAX
-                          ? client_id(n, frame_sym, p->storage_key, p->index)
-                          : list_item_client_id(n, frame_sym, p->storage_key, (uint32_t)p->index);
+        p->resolved = linked || p->index == PEND_NO_INDEX ? client_id(n, frame_sym, p->storage_key, pend_index(p))
+                                                           : list_item_client_id(n, frame_sym, p->storage_key, p->index);
         if (!p->resolved) return oom(n);
-        if (fuse && p->rec) {
-            if (!name_record(n, p->resolved, p->rec - 1)) return 0;
+        if (fuse && p->committed) {
+            if (!name_record(n, p->resolved, p->rec_or_type)) return 0;
             named = i + 1;
         } else {
             fuse = false;
@@ -808,15 +812,15 @@ static int settle_pending(ra_normalizer *n, uint32_t mark, uint32_t frame_depth,
     for (uint32_t i = n->npend; nested && i-- > mark;) {
         pend_rec *p = &n->pend[i];
         if (p->parent & RA_ITEM_PEND) continue;
-        p->resolved = client_id(n, n->pend[p->parent].resolved, p->storage_key, p->index);
+        p->resolved = client_id(n, n->pend[p->parent].resolved, p->storage_key, pend_index(p));
         if (!p->resolved) return oom(n);
     }
     n->nested -= nested;
     for (uint32_t i = named; i < n->npend; i++) {
         pend_rec *p = &n->pend[i];
-        if (p->rec ? !name_record(n, p->resolved, p->rec - 1)
-                   : !commit(n, p->resolved, p->type_sym, n->pfields + p->field_first, p->field_count, n->pbytes.data,
-                             p->unique, p->plain))
+        if (p->committed ? !name_record(n, p->resolved, p->rec_or_type)
+                         : !commit(n, p->resolved, p->rec_or_type, n->pfields + p->field_first, p->field_count,
+                                   n->pbytes.data, p->unique, p->plain))
             return 0;
     }
     if (mark < n->npend) {
@@ -943,9 +947,9 @@ static inline __attribute__((always_inline)) int park_item(ra_normalizer *n, fra
     uint32_t rec = commit_unnamed(n, f, type_sym);
     if (!rec) return oom(n);
     uint32_t me = n->npend++;
-    n->pend[me] = (pend_rec){.index = f->index, .field_first = n->npfields, .parent = RA_ITEM_PEND | (depth - 2),
-                             .storage_key = n->plan->sels[f->sel].storage_key, .type_sym = type_sym,
-                             .rec = rec, .unique = true, .plain = true};
+    n->pend[me] = (pend_rec){.index = pend_index_of(f), .field_first = n->npfields, .parent = RA_ITEM_PEND | (depth - 2),
+                             .storage_key = n->plan->sels[f->sel].storage_key, .rec_or_type = rec - 1,
+                             .committed = 1, .unique = 1, .plain = 1};
     n->nfields = f->field_base;
     n->bytes.len = f->byte_base;
     pop(n);
@@ -1079,14 +1083,16 @@ static int finish_record(ra_normalizer *n, uint32_t depth, uint32_t type_sym, bo
         // Park the record until its parent's data ID is known (its client ID derives from it).
         if (!ra_grow((void **)&n->pend, &n->cap_pend, n->npend + 1, sizeof(pend_rec))) return oom(n);
         pend_rec park = {.field_first = n->npfields, .field_count = 0, .parent = RA_ITEM_PEND | (depth - 1),
-                         .storage_key = n->plan->sels[f->sel].storage_key, .index = f->index, .type_sym = type_sym,
-                         .unique = n->plan->info[f->set].unique_storage,
+                         .storage_key = n->plan->sels[f->sel].storage_key, .index = pend_index_of(f),
+                         .rec_or_type = type_sym, .unique = n->plan->info[f->set].unique_storage,
                          .plain = !f->special};  // buffered fields (replayed already) are not parked
         if (n->frames[depth - 1].kind == F_LIST) park.parent = RA_ITEM_PEND | (depth - 2);
         uint32_t count = n->nfields - f->field_base;
         if (!f->special && !f->buffered) {
-            park.rec = commit_unnamed(n, f, type_sym);
-            if (!park.rec) return oom(n);
+            uint32_t rec = commit_unnamed(n, f, type_sym);
+            if (!rec) return oom(n);
+            park.committed = 1;
+            park.rec_or_type = rec - 1;
         } else {
             if (!ra_grow((void **)&n->pfields, &n->cap_pfields, n->npfields + count, sizeof(staged_field)))
                 return oom(n);

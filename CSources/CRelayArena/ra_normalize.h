@@ -68,18 +68,22 @@ typedef struct frame {
 
 // One per list item of an open connection (a million for a million-todo list): its members are
 // ordered so that it packs into 40 bytes with no padding but the tail.
+// One per record waiting for its parent's data ID: a million for a connection of a million edges,
+// so it is kept small.
 typedef struct pend_rec {
-    int64_t index;
-    uint32_t field_first, field_count;
+    uint32_t index;        // its list position (a list's count: below 2^32 - 1), or PEND_NO_INDEX
     uint32_t parent;       // pending index, or RA_ITEM_PEND | frame depth
     uint32_t storage_key;  // plan string
-    uint32_t type_sym;     // creation type (delta symbol)
     uint32_t resolved;
-    uint32_t rec;          // 1 + its record, committed unnamed (see name_record); 0: its fields are parked
-    bool unique;           // its set's storage keys are distinct (see ra_set_info)
-    bool plain;            // its fields go into a new record as they are (see commit)
+    uint32_t field_first;  // its parked fields' first in pfields (for any entry: the stack's mark)
+    uint32_t field_count : 29;
+    uint32_t unique : 1;     // its set's storage keys are distinct (see ra_set_info)
+    uint32_t plain : 1;      // its fields go into a new record as they are (see commit)
+    uint32_t committed : 1;  // its record is in the delta, unnamed (see name_record): `rec_or_type` is it
+    uint32_t rec_or_type;    // committed: its record; else its creation type (delta symbol)
 } pend_rec;
-_Static_assert(sizeof(pend_rec) == 40, "pend_rec packs into 40 bytes");
+_Static_assert(sizeof(pend_rec) == 28, "pend_rec packs into 28 bytes");
+#define PEND_NO_INDEX UINT32_MAX  // (a record that is not a list item: index -1)
 
 struct ra_normalizer {
     const ra_plan *plan;
