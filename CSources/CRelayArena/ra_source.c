@@ -926,3 +926,11 @@ uint32_t ra_source_refs_at(const ra_source *s, uint64_t v, uint32_t i) {
 uint32_t ra_source_updated_count(const ra_source *s) { return s->nupdated; }
 uint32_t ra_source_updated_at(const ra_source *s, uint32_t i) { return i < s->nupdated ? s->updated[i] : 0; }
 const uint32_t *ra_source_updated(const ra_source *s) { return s->updated; }
+uint32_t *ra_source_take_updated(ra_source *s, uint32_t *count) {
+    *count = s->nupdated;
+    if (!s->nupdated) return NULL;
+    uint32_t *u = s->updated;
+    s->updated = NULL;
+    s->nupdated = s->capupdated = 0;
+    return u;
+}

@@ -221,6 +221,23 @@ final class StoreTests: XCTestCase {
         XCTAssertEqual(store.unusedSlotBytes, 0)
     }
 
+    /// A publish's updated IDs are handed over, not copied: they stay as they were through the
+    /// store's later publishes, and each list is its own.
+    func testUpdatedIDsOutliveLaterPublishes() throws {
+        let plan = try TodoListSetup.plan(todos: 3)
+        let workload = TodoListWorkload(todos: 3)
+        let store = RecordStore()
+        let first = try store.commit(response: workload.response(), plan: plan)
+        let firstIDs = Array(first)
+        XCTAssertEqual(firstIDs.count, store.recordCount)
+        let changed = try store.commit(response: workload.response(changedPercent: 100), plan: plan)
+        let none = try store.commit(response: workload.response(changedPercent: 100), plan: plan)
+        XCTAssertEqual(Array(first), firstIDs)
+        XCTAssertEqual(changed.count, 3)
+        XCTAssertTrue(Set(changed).isSubset(of: Set(firstIDs)))
+        XCTAssertEqual(Array(none), [])
+    }
+
     /// A record keeps its typename as an index into its source's type table, of at most 32,767
     /// typenames: a payload or store file past that is refused as the arena's limit, and the
     /// store is unchanged. Up to it, every record reads back its own typename.

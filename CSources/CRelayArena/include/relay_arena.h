@@ -124,6 +124,9 @@ uint32_t ra_source_updated_count(const ra_source *store);
 uint32_t ra_source_updated_at(const ra_source *store, uint32_t i);
 /// All of them at once: ra_source_updated_count symbols, valid until the store's next publish.
 const uint32_t *_Nullable ra_source_updated(const ra_source *store);
+/// Hands them over instead: the caller owns the array (free it with ra_free) and the store starts
+/// a new one at its next publish; `*count` gets their number. NULL when there are none.
+uint32_t *_Nullable ra_source_take_updated(ra_source *store, uint32_t *count);
 
 /// relay RecordSource.toJSON() text of the whole source. The caller frees `*out` with ra_free.
 ra_status ra_source_export_json(const ra_source *src, uint8_t *_Nullable *_Nonnull out, size_t *out_len);

@@ -80,8 +80,10 @@ public final class RecordStore: @unchecked Sendable {
         defer { ra_source_unlock(raw) }
         var err = ra_error()
         guard body(&err) == RA_OK else { throw RelayArenaError(err, aboutInput: false) }
-        let n = Int(ra_source_updated_count(raw))
-        return UpdatedRecordIDs(store: self, symbols: Array(UnsafeBufferPointer(start: ra_source_updated(raw), count: n)))
+        // Taken, not copied: the store's list for a million records is 8 MB (4 a symbol).
+        var n: UInt32 = 0
+        let taken = ra_source_take_updated(raw, &n)
+        return UpdatedRecordIDs(store: self, symbols: UpdatedSymbols(base: taken, count: Int(n)))
     }
 
     /// Normalizes a whole response held in memory and publishes it. Into a new store the arena
@@ -132,9 +134,25 @@ public final class RecordStore: @unchecked Sendable {
 /// large ingest pays for none it does not look at.
 public struct UpdatedRecordIDs: RandomAccessCollection, Sendable, CustomStringConvertible {
     let store: RecordStore
-    let symbols: [UInt32]
+    let symbols: UpdatedSymbols
     public var startIndex: Int { 0 }
     public var endIndex: Int { symbols.count }
     public subscript(i: Int) -> String { store.lockedSymbolText(symbols[i]) }
     public var description: String { Array(self).description }
+}
+
+/// The symbols a publish updated, in the array the store handed over (ra_source_take_updated),
+/// freed with the last UpdatedRecordIDs that holds them. Never written after it is made.
+final class UpdatedSymbols: @unchecked Sendable {
+    private let base: UnsafeMutablePointer<UInt32>?
+    let count: Int
+    init(base: UnsafeMutablePointer<UInt32>?, count: Int) {
+        self.base = base
+        self.count = count
+    }
+    subscript(i: Int) -> UInt32 {
+        precondition(i >= 0 && i < count, "index out of range")
+        return base![i]
+    }
+    deinit { ra_free(base) }
 }
