@@ -479,6 +479,10 @@ static inline uint32_t ra_rec_type(const ra_source *s, const ra_record *r) { ret
 /// The type index of typename symbol `sym`, added to the table when new; 0 for `sym` 0, and on
 /// OOM or past RA_MAX_TYPES (`types_full`).
 uint32_t ra_type_index_slow(ra_source *s, uint32_t sym);
+/// The type index of typename symbol `sym` if the table has it, else 0; adds nothing.
+uint32_t ra_type_find(const ra_source *s, uint32_t sym);
+/// Makes room for `extra` more types, so that adding that many cannot fail. False on OOM.
+bool ra_types_reserve(ra_source *s, uint32_t extra);
 static inline __attribute__((always_inline)) uint32_t ra_type_index(ra_source *s, uint32_t sym) {
     uint32_t c = sym & 15;
     if (__builtin_expect(s->type_cache[c].sym == sym, 1)) return s->type_cache[c].index;  // (sym 0: index 0)

@@ -246,13 +246,40 @@ static inline bool same_symbol(const ra_source *st, uint32_t ss, const ra_source
     return sx == dx && dp < ds && sp == tr[dp];
 }
 
+// The store's type index of delta type `t`, resolved on first use. A typename the store lacks gets
+// the index it will have once added (the store's count, then on in order of first use), and is
+// listed in `missing`; nothing is added to the store here.
+typedef struct {
+    uint16_t *index;  // by delta type: store index, or TYPE_UNRESOLVED
+    uint32_t *missing, nmissing;
+} type_translation;
+
+enum { TYPE_UNRESOLVED = 0xFFFF };  // (a store index is at most RA_MAX_TYPES + d->ntypes < 0xFFFF)
+
+static uint32_t store_type_slow(const ra_source *st, const ra_source *d, const uint32_t *tr, type_translation *tt,
+                                uint32_t t) {
+    uint32_t index = ra_type_find(st, tr[d->types[t]]);
+    if (!index) {
+        index = st->ntypes + tt->nmissing;
+        tt->missing[tt->nmissing++] = t;
+    }
+    return tt->index[t] = (uint16_t)index;
+}
+
+static inline uint32_t store_type(const ra_source *st, const ra_source *d, const uint32_t *tr, type_translation *tt,
+                                  uint32_t t) {
+    uint32_t index = tt->index[t];
+    return __builtin_expect(index != TYPE_UNRESOLVED, 1) ? index : store_type_slow(st, d, tr, tt, t);
+}
+
 ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
     st->names_full = st->types_full = false;  // set again if this publish meets the limit
     uint32_t *tr = ra_calloc(d->nsyms ? d->nsyms : 1, sizeof *tr);
-    uint16_t *ttr = NULL;
+    type_translation tt = {ra_malloc((size_t)d->ntypes * sizeof *tt.index), ra_malloc((size_t)d->ntypes * sizeof *tt.missing), 0};
+    uint16_t *ttr = tt.index;
     change *changes = ra_malloc((d->nrecs ? d->nrecs : 1) * sizeof *changes);
     uint32_t nchanges = 0;
-    if (!tr || !changes) goto oom;
+    if (!tr || !changes || !tt.index || !tt.missing) goto oom;
     // Interning adds symbols only: invisible to readers of records, so it may run first.
     // A refetch interns the symbols its store got from the first response, in the same order: the
     // store symbol after the last one found is tried first, and while that guess holds, the
@@ -281,12 +308,10 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
     }
     // Both are the symbol of `id` (or 0): a record's `id` kept in its flag keeps it in the store.
     if (d->id_key) st->id_key = tr[d->id_key];
-    // The delta's typenames by their store indexes (added now: like symbols, unseen by readers).
-    ttr = ra_malloc((size_t)d->ntypes * sizeof *ttr);
-    if (!ttr) goto oom;
+    // The delta's typenames by their store indexes, as the changed records need them (those of
+    // records that change nothing, or that were dropped, are not added).
     ttr[0] = 0;
-    for (uint32_t t = 1; t < d->ntypes; t++)
-        if (!(ttr[t] = (uint16_t)ra_type_index(st, tr[d->types[t]]))) goto oom;
+    for (uint32_t t = 1; t < d->ntypes; t++) ttr[t] = TYPE_UNRESOLVED;
 
     // Pass 1: find what changes and exactly how much room it needs. Nothing is written.
     uint64_t need_fields = 0, need_recs = 0;
@@ -306,6 +331,7 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
         if (!sr || (!sr->type && dr->type)) {
             // New, or a tombstone coming back: the delta record is copied whole.
             if (!sr) need_recs++;
+            (void)store_type(st, d, tr, &tt, dr->type);
             need_fields += dr->count;
             for (uint32_t f = 0; f < dr->count; f++) need_heap += heap_need(d, ra_slot_value(d->slots[dr->fields + f]));
             changes[nchanges++] = (change){i, 0, sr ? (int64_t)rec1 - 1 : -1, 0};
@@ -315,7 +341,7 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
             if (sr->type) changes[nchanges++] = (change){i, 0, (int64_t)rec1 - 1, 0};
             continue;
         }
-        bool changed = sr->type != ttr[dr->type];
+        bool changed = sr->type != store_type(st, d, tr, &tt, dr->type);
         uint32_t new_keys = 0, nf = fields_to_merge(dr, sr);
         uint64_t differ = 0;
         for (uint32_t f = 0; f < nf; f++) {
@@ -338,10 +364,15 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
     }
     if (need_fields > UINT32_MAX - (uint64_t)st->nfields || need_recs > UINT32_MAX - (uint64_t)st->nrecs) goto limit;
     if (need_heap > RA_MAX_HEAP - st->heap.len) goto heap_limit;
+    if (st->ntypes + tt.nmissing > RA_MAX_TYPES + 1) goto types_limit;  // (index 0 is the tombstone's)
     if (!ra_grow((void **)&st->slots, &st->capfields, st->nfields + (uint32_t)need_fields, sizeof(uint64_t))) goto oom;
     if (!ra_grow((void **)&st->recs, &st->caprecs, st->nrecs + (uint32_t)need_recs, sizeof(ra_record))) goto oom;
     if (!ra_buf_reserve(&st->heap, need_heap)) goto oom;
     if (!ra_grow((void **)&st->updated, &st->capupdated, nchanges + 1, sizeof(uint32_t))) goto oom;
+    if (!ra_types_reserve(st, tt.nmissing)) goto oom;
+
+    // The new typenames, at the indexes pass 1 gave them (like symbols, unseen by readers).
+    for (uint32_t k = 0; k < tt.nmissing; k++) (void)ra_type_index_slow(st, tr[d->types[tt.missing[k]]]);
 
     // Pass 2: apply. Every allocation was made above, so nothing here can fail.
     st->nupdated = 0;
@@ -403,24 +434,31 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
     }
     ra_dealloc_used(changes, (size_t)nchanges * sizeof *changes);
     ra_dealloc(tr);
-    ra_dealloc(ttr);
+    ra_dealloc(tt.index);
+    ra_dealloc(tt.missing);
     return RA_OK;
 limit:
     ra_dealloc(changes);
     ra_dealloc(tr);
-    ra_dealloc(ttr);
+    ra_dealloc(tt.index);
+    ra_dealloc(tt.missing);
     ra_error_set(err, RA_ERR_LIMIT, 0, "a record would hold more than %u fields", RA_MAX_FIELDS_PER_RECORD);
     return RA_ERR_LIMIT;
 heap_limit:
     ra_dealloc(changes);
     ra_dealloc(tr);
-    ra_dealloc(ttr);
+    ra_dealloc(tt.index);
+    ra_dealloc(tt.missing);
     ra_error_set(err, RA_ERR_LIMIT, 0, "the store's strings would pass %u bytes", RA_MAX_HEAP);
     return RA_ERR_LIMIT;
+types_limit:
+    st->types_full = true;
+    // fall through
 oom:
     ra_dealloc(changes);
     ra_dealloc(tr);
-    ra_dealloc(ttr);
+    ra_dealloc(tt.index);
+    ra_dealloc(tt.missing);
     if (st->names_full) {
         ra_error_set(err, RA_ERR_LIMIT, 0, "the store's data IDs and names would pass %u bytes", RA_MAX_SYM_BYTES);
         return RA_ERR_LIMIT;
@@ -466,6 +504,7 @@ ra_status ra_source_publish_consuming(ra_source *st, ra_source *d, ra_error *err
     char *type = root + root_len;
     ra_sym_write(st, root_type, type);
     // Everything that can fail happens on the delta before the swap.
+    d->names_full = d->types_full = false;
     uint32_t rsym = ra_intern(d, root, root_len), tsym = ra_intern(d, type, type_len);
     bool ok = rsym && tsym && ra_grow((void **)&d->updated, &d->capupdated, d->nrecs + 1, sizeof(uint32_t));
     bool created = false;
@@ -483,6 +522,15 @@ ra_status ra_source_publish_consuming(ra_source *st, ra_source *d, ra_error *err
     swap_contents(st, d);
     return RA_OK;
 oom:
+    // (The root's ID or typename may be the one the delta has no room for.)
+    if (d->names_full) {
+        ra_error_set(err, RA_ERR_LIMIT, 0, "the store's data IDs and names would pass %u bytes", RA_MAX_SYM_BYTES);
+        return RA_ERR_LIMIT;
+    }
+    if (d->types_full) {
+        ra_error_set(err, RA_ERR_LIMIT, 0, "the store would hold more than %u typenames", RA_MAX_TYPES);
+        return RA_ERR_LIMIT;
+    }
     ra_error_set(err, RA_ERR_NOMEM, 0, "out of memory while publishing");
     return RA_ERR_NOMEM;
 }

@@ -596,7 +596,41 @@ uint32_t ra_intern_tail(ra_source *s, size_t len) {
 // (open addressing by symbol, a power of two at most half full), and `type_cache` skips even that
 // for the typenames of the last records made.
 
-static inline uint32_t type_home(uint32_t sym, uint32_t cap) { return (sym * 0x9E3779B1u) & (cap - 1); }
+// (Fibonacci hashing: the product's high bits, which every bit of `sym` reaches.)
+static inline uint32_t type_home(uint32_t sym, uint32_t cap) {
+    return (uint32_t)(((uint64_t)(sym * 0x9E3779B1u) * cap) >> 32);
+}
+
+uint32_t ra_type_find(const ra_source *s, uint32_t sym) {
+    if (!sym || !s->type_map_cap) return 0;
+    for (uint32_t i = type_home(sym, s->type_map_cap); s->type_map[i]; i = (i + 1) & (s->type_map_cap - 1))
+        if (s->types[s->type_map[i]] == sym) return s->type_map[i];
+    return 0;
+}
+
+// Moves the map to `cap` entries (a power of two over twice the types). False on OOM, unchanged.
+static bool type_map_resize(ra_source *s, uint32_t cap) {
+    uint16_t *map = ra_calloc(cap, sizeof *map);
+    if (!map) return false;
+    for (uint32_t t = 1; t < s->ntypes; t++) {
+        uint32_t j = type_home(s->types[t], cap);
+        while (map[j]) j = (j + 1) & (cap - 1);
+        map[j] = (uint16_t)t;
+    }
+    ra_dealloc(s->type_map);
+    s->type_map = map;
+    s->type_map_cap = cap;
+    return true;
+}
+
+bool ra_types_reserve(ra_source *s, uint32_t extra) {
+    if (!extra) return true;
+    uint32_t last = s->ntypes + extra - 1;  // the index the last one takes
+    if (!ra_grow((void **)&s->types, &s->captypes, last + 1, sizeof(uint32_t))) return false;
+    uint32_t cap = s->type_map_cap ? s->type_map_cap : 16;
+    while (2 * last >= cap) cap *= 2;  // (as ra_type_index_slow would grow it, adding them one by one)
+    return cap == s->type_map_cap || type_map_resize(s, cap);
+}
 
 uint32_t ra_type_index_slow(ra_source *s, uint32_t sym) {
     if (!sym) return 0;
@@ -612,17 +646,8 @@ uint32_t ra_type_index_slow(ra_source *s, uint32_t sym) {
     if (!ra_grow((void **)&s->types, &s->captypes, s->ntypes + 1, sizeof(uint32_t))) return 0;
     if (2 * s->ntypes >= s->type_map_cap) {  // (ntypes counts the tombstone's: the map stays under half full)
         uint32_t cap = s->type_map_cap ? s->type_map_cap * 2 : 16;
-        uint16_t *map = ra_calloc(cap, sizeof *map);
-        if (!map) return 0;
-        for (uint32_t t = 1; t < s->ntypes; t++) {
-            uint32_t j = type_home(s->types[t], cap);
-            while (map[j]) j = (j + 1) & (cap - 1);
-            map[j] = (uint16_t)t;
-        }
-        ra_dealloc(s->type_map);
-        s->type_map = map;
-        s->type_map_cap = cap;
-        for (i = type_home(sym, cap); map[i]; i = (i + 1) & (cap - 1)) {}
+        if (!type_map_resize(s, cap)) return 0;
+        for (i = type_home(sym, cap); s->type_map[i]; i = (i + 1) & (cap - 1)) {}
     }
     s->types[s->ntypes] = sym;
     s->type_map[i] = (uint16_t)s->ntypes++;
@@ -663,7 +688,7 @@ uint64_t ra_record_get(const ra_source *s, uint32_t rec, uint32_t key) {
 bool ra_record_reserve(ra_source *s, uint32_t rec, uint32_t cap) {
     ra_record *r = &s->recs[rec];
     bool tail = s->tail == rec + 1;
-    if (tail ? r->fields + cap <= s->nfields : cap <= r->count) return true;
+    if (tail ? (uint64_t)r->fields + cap <= s->nfields : cap <= r->count) return true;
     if (cap > RA_MAX_FIELDS_PER_RECORD) {
         s->fields_full = true;
         return false;
@@ -744,21 +769,29 @@ uint64_t ra_heap_put_refs(ra_source *s, const uint32_t *syms, uint32_t count) {
 // MARK: - Public accessors
 
 ra_status ra_source_ensure_record(ra_source *s, const char *id, size_t id_len, const char *type, size_t type_len) {
+    s->names_full = s->types_full = false;  // (set again if this call meets a limit)
     uint32_t idsym = ra_intern(s, id, id_len);
-    uint32_t tsym = ra_intern(s, type, type_len);
-    if (!idsym || !tsym) return RA_ERR_NOMEM;
+    uint32_t tsym = idsym ? ra_intern(s, type, type_len) : 0;
+    if (!tsym) return s->names_full ? RA_ERR_LIMIT : RA_ERR_NOMEM;
     bool created;
     int64_t r = ra_record_get_or_create(s, idsym, tsym, &created);
-    uint32_t t = ra_type_index(s, tsym);
-    if (r < 0 || !t) return s->types_full ? RA_ERR_LIMIT : RA_ERR_NOMEM;
-    if (!s->recs[r].type) s->recs[r].type = (uint16_t)t;
+    if (r >= 0 && !s->recs[r].type) {  // (a tombstone comes back typed; a live record keeps its type)
+        uint32_t t = ra_type_index(s, tsym);
+        if (!t) r = -1;
+        else s->recs[r].type = (uint16_t)t;
+    }
+    if (r < 0) return s->types_full ? RA_ERR_LIMIT : RA_ERR_NOMEM;
     return RA_OK;
 }
 
 void ra_source_drop_unnamed(ra_source *s) {
+    // A dropped tail's room goes too: it runs to the end of the slots, past every other record's
+    // (an empty record made after it, which has no room, starts where the slots now end).
+    if (s->tail && !s->recs[s->tail - 1].id) s->nfields = s->recs[s->tail - 1].fields;
     uint32_t kept = 0, tail = 0;
     for (uint32_t i = 0; i < s->nrecs; i++) {
         if (!s->recs[i].id) continue;
+        if (s->recs[i].fields > s->nfields) s->recs[i].fields = s->nfields;  // (count 0, as said)
         if (kept != i) {
             s->recs[kept] = s->recs[i];
             s->syms[s->recs[kept].id].record = kept + 1;
@@ -767,7 +800,7 @@ void ra_source_drop_unnamed(ra_source *s) {
         kept++;
     }
     s->nrecs = kept;
-    s->tail = tail;  // (0 when the tail record was dropped: its slots are garbage now)
+    s->tail = tail;  // (0 when the tail record was dropped)
 }
 
 uint32_t ra_source_record_count(const ra_source *s) { return s->nrecs; }

@@ -282,6 +282,49 @@ final class StoreTests: XCTestCase {
         }
     }
 
+    /// A publish that fails takes none of the typename table: the store, one entry short of full,
+    /// refuses a payload with a new typename for another reason (a record past the field limit),
+    /// then still takes a payload with another new typename.
+    func testAFailedPublishTakesNoTypenameEntry() throws {
+        let compiler = try Compiler(schema: GraphQLSourceFile(name: "todo.graphql", text: Fixtures.text("todo.graphql")))
+        let docs = try compiler.compile([GraphQLSourceFile(name: "q.graphql", text: #"query Q { nodes(ids: ["x"]) { id ... on Todo { text } } }"#)])
+        let plan = try NormalizationPlan(operation: docs.operations["Q"]!)
+        func nodes(_ list: [String]) -> [UInt8] { Array(#"{"data":{"nodes":[\#(list.joined(separator: ","))]}}"#.utf8) }
+        // `__Root`, T0…T32763 and `Todo`: 32,766 of the 32,767 typenames.
+        let filled = RecordStore()
+        try filled.commit(response: nodes((0..<32_764).map { #"{"__typename":"T\#($0)","id":"n\#($0)"}"# }), plan: plan)
+        var text = String(decoding: filled.relayJSON(), as: UTF8.self)
+        text.removeLast()
+        let keys = (0..<32_767).map { #""k\#($0)":\#($0)"# }.joined(separator: ",")
+        text += #","big":{"__id":"big","__typename":"Todo","id":"big",\#(keys)}}"#
+        let store = try RecordStore(relayJSON: Array(text.utf8))
+        let file = store.relayJSON()
+
+        // `big` would take a 32,768th field: refused, after `Fresh` was seen.
+        let fresh = nodes([#"{"__typename":"Fresh","id":"f"}"#, #"{"__typename":"Todo","id":"big","text":"x"}"#])
+        XCTAssertThrowsError(try store.commit(response: fresh, plan: plan)) { error in
+            XCTAssertEqual((error as? RelayArenaError)?.code, .limit, "\(error)")
+            XCTAssertTrue("\(error)".contains("32767 fields"), "\(error)")
+        }
+        XCTAssertEqual(store.relayJSON(), file)
+        // Two new typenames where one entry is free: refused whole, neither added.
+        let retyped = nodes([#"{"__typename":"Renamed","id":"n0"}"#, #"{"__typename":"Later","id":"l"}"#])
+        XCTAssertThrowsError(try store.commit(response: retyped, plan: plan)) { error in
+            XCTAssertTrue("\(error)".contains("32767 typenames"), "\(error)")
+        }
+        XCTAssertEqual(store.relayJSON(), file)
+        // The last entry is still free.
+        let updated = try store.commit(response: nodes([#"{"__typename":"Other","id":"o"}"#, #"{"__typename":"T5","id":"n5"}"#]), plan: plan)
+        XCTAssertEqual(Set(updated), ["client:root", "o"])
+        store.withSnapshot { s in
+            guard case .record(let r) = s.record("o") else { return XCTFail("o") }
+            XCTAssertEqual(s.typename(of: r).string, "Other")
+        }
+        XCTAssertThrowsError(try store.commit(response: nodes([#"{"__typename":"Last","id":"z"}"#]), plan: plan)) { error in
+            XCTAssertTrue("\(error)".contains("32767 typenames"), "\(error)")
+        }
+    }
+
     /// The same, when the repeated record has a record of its own inside (a new ID, interned
     /// before the repeated one's record closes): the copy must not be left behind it.
     func testARepeatedDataIDWithANewChildKeepsItsTextOnce() throws {
