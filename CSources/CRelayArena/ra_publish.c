@@ -272,6 +272,18 @@ static inline uint32_t store_type(const ra_source *st, const ra_source *d, const
     return __builtin_expect(index != TYPE_UNRESOLVED, 1) ? index : store_type_slow(st, d, tr, tt, t);
 }
 
+// A failed allocation's error: the limit when `s` refused a name or typename for it (its flags,
+// reset when the publish began), else out of memory.
+static ra_status out_of_room(const ra_source *s, ra_error *err) {
+    if (s->names_full)
+        ra_error_set(err, RA_ERR_LIMIT, 0, "the store's data IDs and names would pass %u bytes", RA_MAX_SYM_BYTES);
+    else if (s->types_full)
+        ra_error_set(err, RA_ERR_LIMIT, 0, "the store would hold more than %u typenames", RA_MAX_TYPES);
+    else
+        ra_error_set(err, RA_ERR_NOMEM, 0, "out of memory while publishing");
+    return s->names_full || s->types_full ? RA_ERR_LIMIT : RA_ERR_NOMEM;
+}
+
 ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
     st->names_full = st->types_full = false;  // set again if this publish meets the limit
     uint32_t *tr = ra_calloc(d->nsyms ? d->nsyms : 1, sizeof *tr);
@@ -279,6 +291,7 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
     uint16_t *ttr = tt.index;
     change *changes = ra_malloc((d->nrecs ? d->nrecs : 1) * sizeof *changes);
     uint32_t nchanges = 0;
+    ra_status status = RA_OK;
     if (!tr || !changes || !tt.index || !tt.missing) goto oom;
     // Interning adds symbols only: invisible to readers of records, so it may run first.
     // A refetch interns the symbols its store got from the first response, in the same order: the
@@ -433,42 +446,27 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
         st->updated[st->nupdated++] = id;
     }
     ra_dealloc_used(changes, (size_t)nchanges * sizeof *changes);
-    ra_dealloc(tr);
-    ra_dealloc(tt.index);
-    ra_dealloc(tt.missing);
-    return RA_OK;
+    changes = NULL;
+    goto done;
 limit:
-    ra_dealloc(changes);
-    ra_dealloc(tr);
-    ra_dealloc(tt.index);
-    ra_dealloc(tt.missing);
-    ra_error_set(err, RA_ERR_LIMIT, 0, "a record would hold more than %u fields", RA_MAX_FIELDS_PER_RECORD);
-    return RA_ERR_LIMIT;
+    status = RA_ERR_LIMIT;
+    ra_error_set(err, status, 0, "a record would hold more than %u fields", RA_MAX_FIELDS_PER_RECORD);
+    goto done;
 heap_limit:
-    ra_dealloc(changes);
-    ra_dealloc(tr);
-    ra_dealloc(tt.index);
-    ra_dealloc(tt.missing);
-    ra_error_set(err, RA_ERR_LIMIT, 0, "the store's strings would pass %u bytes", RA_MAX_HEAP);
-    return RA_ERR_LIMIT;
+    status = RA_ERR_LIMIT;
+    ra_error_set(err, status, 0, "the store's strings would pass %u bytes", RA_MAX_HEAP);
+    goto done;
 types_limit:
     st->types_full = true;
     // fall through
 oom:
+    status = out_of_room(st, err);
+done:
     ra_dealloc(changes);
     ra_dealloc(tr);
     ra_dealloc(tt.index);
     ra_dealloc(tt.missing);
-    if (st->names_full) {
-        ra_error_set(err, RA_ERR_LIMIT, 0, "the store's data IDs and names would pass %u bytes", RA_MAX_SYM_BYTES);
-        return RA_ERR_LIMIT;
-    }
-    if (st->types_full) {
-        ra_error_set(err, RA_ERR_LIMIT, 0, "the store would hold more than %u typenames", RA_MAX_TYPES);
-        return RA_ERR_LIMIT;
-    }
-    ra_error_set(err, RA_ERR_NOMEM, 0, "out of memory while publishing");
-    return RA_ERR_NOMEM;
+    return status;
 }
 
 // A store holding only its root record, with no field, and no other symbol: what `RecordStore()`
@@ -522,15 +520,5 @@ ra_status ra_source_publish_consuming(ra_source *st, ra_source *d, ra_error *err
     swap_contents(st, d);
     return RA_OK;
 oom:
-    // (The root's ID or typename may be the one the delta has no room for.)
-    if (d->names_full) {
-        ra_error_set(err, RA_ERR_LIMIT, 0, "the store's data IDs and names would pass %u bytes", RA_MAX_SYM_BYTES);
-        return RA_ERR_LIMIT;
-    }
-    if (d->types_full) {
-        ra_error_set(err, RA_ERR_LIMIT, 0, "the store would hold more than %u typenames", RA_MAX_TYPES);
-        return RA_ERR_LIMIT;
-    }
-    ra_error_set(err, RA_ERR_NOMEM, 0, "out of memory while publishing");
-    return RA_ERR_NOMEM;
+    return out_of_room(d, err);  // (the root's ID or typename may be what the delta has no room for)
 }
