@@ -71,11 +71,6 @@ static int itoo_long(importer *im) {
     return 0;
 }
 
-// Whether `s` is the text of the current record's data ID (a text has one symbol).
-static bool own_id(importer *im, const char *s, size_t len) {
-    return ra_source_find_symbol(im->src, s, len) == im->id_sym;
-}
-
 static bool set_field(importer *im, uint64_t v) {
     return v && ra_record_set(im->src, (uint32_t)im->rec, im->key, v);
 }
@@ -118,7 +113,7 @@ static int scalar(importer *im, int kind, const char *s, size_t len) {
         case 2: v = ra_small_int(s, len, &v) ? v : ra_heap_put(im->src, RA_TAG_NUMBER, s, (uint32_t)len); break;
         default:
             // An `id` that is the record's own data ID: the header bit, as a payload leaves it.
-            v = im->key == im->src->id_key && own_id(im, s, len) ? ra_make(RA_TAG_IDSTR, im->id_sym)
+            v = im->key == im->src->id_key && ra_text_is_own_id(im->src, im->id_sym, s, len) ? ra_make(RA_TAG_IDSTR, im->id_sym)
                                                                : ra_heap_put(im->src, RA_TAG_STRING, s, (uint32_t)len);
             break;
         }
@@ -234,7 +229,7 @@ static int end(importer *im, bool map) {
             if (!id) return ioom(im);
             return ifail(im, "record `%.*s` has no `__typename`", (int)(len > 200 ? 200 : len), id);
         }
-        ra_record_trim(im->src, (uint32_t)im->rec);  // (grown in place, by doubling)
+        ra_record_trim(im->src, (uint32_t)im->rec);  // (a slot given up for the `id` bit, a repeated data ID)
         im->rec = -1;
         return 1;
     }

@@ -173,7 +173,7 @@ struct ra_source {
     bool names_full;         // a symbol was refused for RA_MAX_SYM_BYTES (likewise)
     bool fields_full;        // a record was refused more than RA_MAX_FIELDS_PER_RECORD slots (likewise)
     bool types_full;         // a typename was refused for RA_MAX_TYPES (likewise)
-    uint32_t id_key;         // the symbol of `id` once a record keeps its `id` field in its flag (ra_record.self_id)
+    uint32_t id_key;         // the symbol of `id` (a delta's from the start; a store's from its first payload or file that has one): see ra_record.self_id
     uint32_t *updated;       // symbols updated by the last publish
     uint32_t nupdated, capupdated;
     struct ra_text_cache *texts;  // derived symbols' texts, written out on request (ra_source.c)
@@ -476,8 +476,8 @@ static inline uint32_t ra_sym_length(const ra_source *s, uint32_t sym) {
 
 /// The typename symbol of a record (0: a tombstone).
 static inline uint32_t ra_rec_type(const ra_source *s, const ra_record *r) { return s->types[r->type]; }
-/// The type index of typename symbol `sym`, added to the table when new; 0 for `sym` 0, and on
-/// OOM or past RA_MAX_TYPES (`types_full`).
+/// The type index of typename symbol `sym`, added to the table when new; 0 for `sym` 0 (the slow
+/// path's first test), and on OOM or past RA_MAX_TYPES (`types_full`).
 uint32_t ra_type_index_slow(ra_source *s, uint32_t sym);
 /// The type index of typename symbol `sym` if the table has it, else 0; adds nothing.
 uint32_t ra_type_find(const ra_source *s, uint32_t sym);
@@ -485,7 +485,7 @@ uint32_t ra_type_find(const ra_source *s, uint32_t sym);
 bool ra_types_reserve(ra_source *s, uint32_t extra);
 static inline __attribute__((always_inline)) uint32_t ra_type_index(ra_source *s, uint32_t sym) {
     uint32_t c = sym & 15;
-    if (__builtin_expect(s->type_cache[c].sym == sym, 1)) return s->type_cache[c].index;  // (sym 0: index 0)
+    if (__builtin_expect(s->type_cache[c].sym == sym, 1)) return s->type_cache[c].index;
     return ra_type_index_slow(s, sym);
 }
 
@@ -534,6 +534,8 @@ bool ra_record_reserve(ra_source *s, uint32_t rec, uint32_t cap);
 void ra_record_trim(ra_source *s, uint32_t rec);
 /// Whether `value` is record `rec`'s own data ID (its symbol, or a string of its text).
 bool ra_is_own_id(const ra_source *s, uint32_t rec, uint64_t value);
+/// Whether `text` is data ID `id`'s text (0: no ID, never).
+bool ra_text_is_own_id(const ra_source *s, uint32_t id, const char *text, size_t len);
 /// Sets a field; grows (relocates) the record's slots when full. false on OOM / limit. An `id`
 /// (key `id_key`) set to the record's own data ID goes in the header bit, from a slot if it had
 /// one: a record has one form for one value, whichever way it was written.

@@ -509,7 +509,6 @@ static inline __attribute__((always_inline)) void copy_fields(ra_source *d, uint
 // Which staged field is the record's `id` holding data ID `id` (kept in the record's flag, in
 // no slot: see ra_record.self_id), `count` for none.
 static uint32_t self_id_at(const ra_source *d, uint32_t id, const staged_field *fields, uint32_t count) {
-    if (!d->id_key) return count;
     for (uint32_t i = 0; i < count; i++)
         if (!fields[i].buffered && fields[i].key == d->id_key && fields[i].value == ra_make(RA_TAG_IDSTR, id)) return i;
     return count;
@@ -599,13 +598,14 @@ static int commit(ra_normalizer *n, uint32_t id, uint32_t type, const staged_fie
     // The room a record needs: a slot for each field written below, none for a buffered field,
     // `__typename` (the record's type) or, when known, its own `id` (the header bit). Without
     // `unique` that is at most what the record takes, since ra_record_set keeps one slot a key.
+    // (Needed for a new record, and for an existing one with no field yet: the root, made with
+    // the normalizer, which takes its room at once rather than a slot at a time.)
+    bool empty = created || n->delta->recs[existing - 1].count == 0;
     uint32_t room = 0;
-    for (uint32_t i = 0; i < count; i++) room += !fields[i].buffered && i != skip && !is_typename_key(n, fields[i].key);
+    for (uint32_t i = 0; empty && i < count; i++) room += !fields[i].buffered && i != skip && !is_typename_key(n, fields[i].key);
     int64_t rec = created ? ra_record_new(n->delta, id, type, room) : (int64_t)existing - 1;
     if (rec < 0) return oom(n);
-    // An existing record with no field yet (the root, made with the normalizer) takes its room
-    // at once rather than by doubling.
-    if (!created && n->delta->recs[rec].count == 0 && !ra_record_reserve(n->delta, (uint32_t)rec, room)) return oom(n);
+    if (!created && empty && !ra_record_reserve(n->delta, (uint32_t)rec, room)) return oom(n);
     if (created && unique) {
         uint32_t at = n->delta->recs[rec].fields, c = 0;
         n->delta->recs[rec].self_id = skip < count;
@@ -1166,7 +1166,6 @@ static int replay(ra_normalizer *n, uint32_t depth, uint32_t cand, uint64_t text
 static inline __attribute__((always_inline)) int stage_id(ra_normalizer *n, frame *f, const char *text, size_t len) {
     uint32_t off, key = plan_sym(n, f->cur_skey);
     if (!key || !resolve_placed(n) || !ra_sym_place(n->delta, text, len, &off)) return oom(n);
-    if (n->plan->info[f->set].self_id) n->delta->id_key = key;  // (the symbol of `id`: see ra_record.self_id)
     if (f->quick && n->plan->info[f->set].self_id) {  // kept in the record's flag, no slot (push_record)
         f->id_field = ID_IN_FLAG;
     } else {

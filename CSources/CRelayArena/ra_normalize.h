@@ -66,8 +66,6 @@ typedef struct frame {
     uint32_t slot, slot_end;  // quick RECORD: the next of its record's slots, and the end of its room
 } frame;
 
-// One per list item of an open connection (a million for a million-todo list): its members are
-// ordered so that it packs into 40 bytes with no padding but the tail.
 // One per record waiting for its parent's data ID: a million for a connection of a million edges,
 // so it is kept small.
 typedef struct pend_rec {

@@ -288,7 +288,6 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
     st->names_full = st->types_full = false;  // set again if this publish meets the limit
     uint32_t *tr = ra_calloc(d->nsyms ? d->nsyms : 1, sizeof *tr);
     type_translation tt = {ra_malloc((size_t)d->ntypes * sizeof *tt.index), ra_malloc((size_t)d->ntypes * sizeof *tt.missing), 0};
-    uint16_t *ttr = tt.index;
     change *changes = ra_malloc((d->nrecs ? d->nrecs : 1) * sizeof *changes);
     uint32_t nchanges = 0;
     ra_status status = RA_OK;
@@ -323,8 +322,8 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
     if (d->id_key) st->id_key = tr[d->id_key];
     // The delta's typenames by their store indexes, as the changed records need them (those of
     // records that change nothing, or that were dropped, are not added).
-    ttr[0] = 0;
-    for (uint32_t t = 1; t < d->ntypes; t++) ttr[t] = TYPE_UNRESOLVED;
+    tt.index[0] = 0;
+    for (uint32_t t = 1; t < d->ntypes; t++) tt.index[t] = TYPE_UNRESOLVED;
 
     // Pass 1: find what changes and exactly how much room it needs. Nothing is written.
     uint64_t need_fields = 0, need_recs = 0;
@@ -410,7 +409,7 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
             sr->count = 0;
             sr->self_id = 0;
         } else if (changes[c].srec < 0 || !sr->type) {
-            sr->type = ttr[dr->type];
+            sr->type = tt.index[dr->type];
             sr->count = 0;
             sr->self_id = dr->self_id;  // (st->id_key is the delta's, translated)
             ra_record_reserve(st, (uint32_t)ri, dr->count);
@@ -421,7 +420,7 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
             }
             sr->count = (uint16_t)dr->count;
         } else {
-            sr->type = ttr[dr->type];
+            sr->type = tt.index[dr->type];
             // One exact relocation when keys are added (reserved in pass 1), then set.
             if (changes[c].new_keys) ra_record_reserve(st, (uint32_t)ri, sr->count + changes[c].new_keys);
             uint32_t nf = fields_to_merge(dr, sr);

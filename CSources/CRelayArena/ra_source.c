@@ -592,7 +592,7 @@ uint32_t ra_intern_tail(ra_source *s, size_t len) {
 
 // MARK: Types
 //
-// A record keeps its typename as a 16-bit index into `types`; `type_map` finds a typename's index
+// A record keeps its typename as a 15-bit index into `types`; `type_map` finds a typename's index
 // (open addressing by symbol, a power of two at most half full), and `type_cache` skips even that
 // for the typenames of the last records made.
 
@@ -628,33 +628,27 @@ bool ra_types_reserve(ra_source *s, uint32_t extra) {
     uint32_t last = s->ntypes + extra - 1;  // the index the last one takes
     if (!ra_grow((void **)&s->types, &s->captypes, last + 1, sizeof(uint32_t))) return false;
     uint32_t cap = s->type_map_cap ? s->type_map_cap : 16;
-    while (2 * last >= cap) cap *= 2;  // (as ra_type_index_slow would grow it, adding them one by one)
+    while (2 * last >= cap) cap *= 2;  // (the map stays under half full: ntypes counts the tombstone's)
     return cap == s->type_map_cap || type_map_resize(s, cap);
 }
 
 uint32_t ra_type_index_slow(ra_source *s, uint32_t sym) {
     if (!sym) return 0;
-    uint32_t i = 0;
-    if (s->type_map_cap) {
-        for (i = type_home(sym, s->type_map_cap); s->type_map[i]; i = (i + 1) & (s->type_map_cap - 1))
-            if (s->types[s->type_map[i]] == sym) goto found;
+    uint32_t t = ra_type_find(s, sym);
+    if (!t) {
+        if (s->ntypes > RA_MAX_TYPES) {
+            s->types_full = true;
+            return 0;
+        }
+        if (!ra_types_reserve(s, 1)) return 0;
+        uint32_t i = type_home(sym, s->type_map_cap);
+        while (s->type_map[i]) i = (i + 1) & (s->type_map_cap - 1);
+        s->types[s->ntypes] = sym;
+        s->type_map[i] = (uint16_t)(t = s->ntypes++);
     }
-    if (s->ntypes > RA_MAX_TYPES) {
-        s->types_full = true;
-        return 0;
-    }
-    if (!ra_grow((void **)&s->types, &s->captypes, s->ntypes + 1, sizeof(uint32_t))) return 0;
-    if (2 * s->ntypes >= s->type_map_cap) {  // (ntypes counts the tombstone's: the map stays under half full)
-        uint32_t cap = s->type_map_cap ? s->type_map_cap * 2 : 16;
-        if (!type_map_resize(s, cap)) return 0;
-        for (i = type_home(sym, cap); s->type_map[i]; i = (i + 1) & (cap - 1)) {}
-    }
-    s->types[s->ntypes] = sym;
-    s->type_map[i] = (uint16_t)s->ntypes++;
-found:
     s->type_cache[sym & 15].sym = sym;
-    s->type_cache[sym & 15].index = s->type_map[i];
-    return s->type_map[i];
+    s->type_cache[sym & 15].index = t;
+    return t;
 }
 
 int64_t ra_record_get_or_create(ra_source *s, uint32_t id_sym, uint32_t type_sym, bool *created) {
@@ -663,10 +657,11 @@ int64_t ra_record_get_or_create(ra_source *s, uint32_t id_sym, uint32_t type_sym
         if (created) *created = false;
         return r - 1;
     }
-    uint32_t type = ra_type_index(s, type_sym);
-    if ((!type && type_sym) || s->nrecs >= UINT32_MAX - 1 ||
-        !ra_grow((void **)&s->recs, &s->caprecs, s->nrecs + 1, sizeof(ra_record)))
+    // (The record's room first: a typename is added only for a record that is made.)
+    if (s->nrecs >= UINT32_MAX - 1 || !ra_grow((void **)&s->recs, &s->caprecs, s->nrecs + 1, sizeof(ra_record)))
         return -1;
+    uint32_t type = type_sym ? ra_type_index(s, type_sym) : 0;
+    if (!type && type_sym) return -1;
     uint32_t idx = s->nrecs++;
     // (No room: it takes some when it gets a field, at the end of the slots.)
     s->recs[idx] = (ra_record){.id = id_sym, .fields = s->nfields, .type = (uint16_t)type, .count = 0};
@@ -711,6 +706,10 @@ bool ra_record_reserve(ra_source *s, uint32_t rec, uint32_t cap) {
     return true;
 }
 
+bool ra_text_is_own_id(const ra_source *s, uint32_t id, const char *text, size_t len) {
+    return id && ra_source_find_symbol(s, text, len) == id;  // (a text has one symbol)
+}
+
 bool ra_is_own_id(const ra_source *s, uint32_t rec, uint64_t value) {
     uint32_t id = s->recs[rec].id;
     if (!id) return false;
@@ -718,7 +717,7 @@ bool ra_is_own_id(const ra_source *s, uint32_t rec, uint64_t value) {
     if (ra_value_tag(value) != RA_TAG_STRING) return false;
     uint32_t len;
     const uint8_t *text = ra_heap_value(s, ra_value_payload(value), &len);
-    return ra_source_find_symbol(s, (const char *)text, len) == id;  // (a text has one symbol)
+    return ra_text_is_own_id(s, id, (const char *)text, len);
 }
 
 bool ra_record_set(ra_source *s, uint32_t rec, uint32_t key, uint64_t value) {
@@ -958,7 +957,6 @@ uint32_t ra_source_refs_at(const ra_source *s, uint64_t v, uint32_t i) {
 
 uint32_t ra_source_updated_count(const ra_source *s) { return s->nupdated; }
 uint32_t ra_source_updated_at(const ra_source *s, uint32_t i) { return i < s->nupdated ? s->updated[i] : 0; }
-const uint32_t *ra_source_updated(const ra_source *s) { return s->updated; }
 uint32_t *ra_source_take_updated(ra_source *s, uint32_t *count) {
     *count = s->nupdated;
     if (!s->nupdated) return NULL;

@@ -156,7 +156,7 @@ final class StoreTests: XCTestCase {
 
     /// A record is given the room it fills, no more: a payload's records (quick, and staged with
     /// a `__typename`, which is the record's type and takes no slot) and a store file's (grown in
-    /// place as they are read, by doubling, then trimmed). A record that grows later moves and
+    /// place a slot at a time as they are read). A record that grows later moves and
     /// leaves its old slots, which a store file round trip gives back. A store file's `id` that
     /// is the record's own data ID takes no slot either.
     func testRecordsTakeTheSlotsTheyFill() throws {
@@ -182,7 +182,7 @@ final class StoreTests: XCTestCase {
         XCTAssertEqual(Array(try store.commit(response: refetch("T1"), plan: r("T1"))), ["client:root", "T1"])
         XCTAssertGreaterThan(store.unusedSlotBytes, 0, "T1 grew from 1 slot to 4 (its id is a bit)")
 
-        // A store file: `id` last in T2's record, T2's 5 slots grown 4 → 8 in place and trimmed.
+        // A store file: `id` last in T2's record, T2's 5 slots taken one by one in place, its `id` the bit.
         let file = #"{"T2":{"__id":"T2","__typename":"Todo","text":"two","complete":false,"notes":null,"priority":2,"#
             + #""tags":null,"id":"T2"},"T3":{"__id":"T3","__typename":"Todo","id":"not T3"}}"#
         let loaded = try RecordStore(relayJSON: Array(file.utf8))

@@ -122,9 +122,7 @@ ra_status ra_source_publish(ra_source *store, const ra_source *delta, ra_error *
 ra_status ra_source_publish_consuming(ra_source *store, ra_source *delta, ra_error *err);
 uint32_t ra_source_updated_count(const ra_source *store);
 uint32_t ra_source_updated_at(const ra_source *store, uint32_t i);
-/// All of them at once: ra_source_updated_count symbols, valid until the store's next publish.
-const uint32_t *_Nullable ra_source_updated(const ra_source *store);
-/// Hands them over instead: the caller owns the array (free it with ra_free) and the store starts
+/// All of them at once: the caller owns the array (free it with ra_free) and the store starts
 /// a new one at its next publish; `*count` gets their number. NULL when there are none.
 uint32_t *_Nullable ra_source_take_updated(ra_source *store, uint32_t *count);
 

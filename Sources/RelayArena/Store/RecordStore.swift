@@ -59,7 +59,9 @@ public final class RecordStore: @unchecked Sendable {
     }
 
     /// Of `arenaBytes`, the field slots that hold no record's field: the slots a record left
-    /// behind when a refetch gave it more fields than it had room for. A store written out and
+    /// behind when a refetch gave it more fields than it had room for, and those of a record a
+    /// payload made and then dropped (one that gave its fields to the general path while it was
+    /// normalized). A store written out and
     /// loaded again (`relayJSON()`, `init(relayJSON:)`) has none. Walks the record table.
     public var unusedSlotBytes: Int {
         ra_source_read_lock(raw)
