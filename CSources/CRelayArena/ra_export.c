@@ -110,9 +110,10 @@ ra_status ra_source_export_json(const ra_source *s, uint8_t **out, size_t *out_l
         if (ok && r->self_id)
             ok = put_str(&b, ",") && put_sym(&b, s, s->id_key) && put_str(&b, ":") &&
                  put_value(&b, s, ra_make(RA_TAG_IDSTR, r->id));
-        for (uint32_t f = 0; ok && f < r->count; f++) {
-            ok = put_str(&b, ",") && put_sym(&b, s, ra_slot_key(s->slots[r->fields + f])) && put_str(&b, ":") &&
-                 put_value(&b, s, ra_slot_value(s->slots[r->fields + f]));
+        for (uint32_t f = 0; ok && f < ra_rec_count(s, r); f++) {
+            uint64_t slot = ra_rec_slot(s, r, f);
+            ok = put_str(&b, ",") && put_sym(&b, s, ra_slot_key(slot)) && put_str(&b, ":") &&
+                 put_value(&b, s, ra_slot_value(slot));
         }
         ok = ok && put_str(&b, "}");
     }

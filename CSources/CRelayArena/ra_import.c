@@ -26,6 +26,8 @@ typedef struct importer {
     uint32_t ref_sym;
     uint32_t *refs;
     uint32_t nrefs, caprefs;
+    uint64_t *fields;          // the current record's fields (ra_slot_pack), set at its end at once
+    uint32_t nfields, capfields;
     bool need_comma[1024], is_map[1024];
 } importer;
 
@@ -54,6 +56,11 @@ static int ioom(importer *im) {
         im->err->code = RA_ERR_LIMIT;
         return 0;
     }
+    if (im->src->shapes_full) {
+        ifail(im, "the store has more than %u record shapes, the arena's limit", RA_MAX_SHAPES);
+        im->err->code = RA_ERR_LIMIT;
+        return 0;
+    }
     if (im->src->fields_full) {
         ifail(im, "a record would hold more than %u fields, the arena's limit", RA_MAX_FIELDS_PER_RECORD);
         im->err->code = RA_ERR_LIMIT;
@@ -72,7 +79,9 @@ static int itoo_long(importer *im) {
 }
 
 static bool set_field(importer *im, uint64_t v) {
-    return v && ra_record_set(im->src, (uint32_t)im->rec, im->key, v);
+    if (!v || !ra_grow((void **)&im->fields, &im->capfields, im->nfields + 1, sizeof(uint64_t))) return false;
+    im->fields[im->nfields++] = ra_slot_pack(im->key, v);
+    return true;
 }
 
 // Separators inside captured text: maps get theirs from the key, arrays from each value.
@@ -92,7 +101,7 @@ static int scalar(importer *im, int kind, const char *s, size_t len) {
         if (r < 0) return ioom(im);
         // A repeated data ID replaces the earlier record (JSON.parse keeps the last value).
         im->src->recs[r].type = 0;
-        im->src->recs[r].count = 0;
+        im->src->recs[r].shape = 0;
         im->src->recs[r].self_id = 0;
         return 1;
     }
@@ -160,8 +169,9 @@ static int start(importer *im, bool map) {
         im->rec = ra_record_get_or_create(im->src, im->id_sym, 0, &created);
         if (im->rec < 0) return ioom(im);
         im->src->recs[im->rec].type = 0;
-        im->src->recs[im->rec].count = 0;
+        im->src->recs[im->rec].shape = 0;
         im->src->recs[im->rec].self_id = 0;
+        im->nfields = 0;
         return 1;
     }
     if (im->depth == 3) {
@@ -229,6 +239,9 @@ static int end(importer *im, bool map) {
             if (!id) return ioom(im);
             return ifail(im, "record `%.*s` has no `__typename`", (int)(len > 200 ? 200 : len), id);
         }
+        // Its fields at once: one shape for the record, not one per field on the way.
+        if (!ra_record_set_all(im->src, (uint32_t)im->rec, im->fields, im->nfields)) return ioom(im);
+        im->nfields = 0;
         ra_record_trim(im->src, (uint32_t)im->rec);  // (a slot given up for the `id` bit, a repeated data ID)
         im->rec = -1;
         return 1;
@@ -280,6 +293,7 @@ ra_source *_Nullable ra_source_import_json(const uint8_t *_Nullable bytes, size_
     }
     yajl_free(im.yh);
     ra_dealloc(im.refs);
+    ra_dealloc(im.fields);
     ra_buf_free(&im.text);
     if (im.failed || st != yajl_status_ok) {
         ra_source_destroy(im.src);

@@ -110,35 +110,52 @@ typedef struct ra_dtable {
 
 typedef struct ra_record {
     uint32_t id;         // symbol
-    uint32_t fields;     // first of its slots
+    uint32_t fields;     // first of its values (`vals`)
     uint16_t type : 15;  // index in the source's type table (ra_rec_type gives the symbol); 0 = tombstone
     // An `id` field (key: the source's `id_key`) whose value is the record's own data ID, kept
     // in no slot: read as an IDSTR of `id`, listed before the slots. A record with the flag has
     // no slot of that key.
     uint16_t self_id : 1;
-    uint16_t count;      // slots in use (room past them: only the source's tail record has any)
+    uint16_t shape;      // index in the source's shape table: its keys and their values' tags, in order
 } ra_record;
 _Static_assert(sizeof(ra_record) == 12, "a record header is 12 bytes");
 
-/// The record's fields as the API counts them: its slots, and its `id` field if kept in the flag.
-static inline uint32_t ra_record_field_count(const ra_record *r) { return (uint32_t)r->count + r->self_id; }
+// A shape is what records with the same fields share: their keys and their values' tags, one
+// word each (ra_slot_word), in the records' order. A record keeps only its values' payloads, 4
+// bytes each, from `fields` in `vals`. Shape 0 has no field.
+typedef struct ra_shape {
+    uint32_t first;  // of its words, in `shape_words`
+    uint32_t count;
+    uint32_t hash;   // of its words
+} ra_shape;
+#define RA_MAX_SHAPES 0xFFFFu  // shapes of one source (ra_record.shape keeps 16 bits)
 
-// A field slot is one word: the key symbol in the low 28 bits (symbols stay below 2^28, see
-// RA_MAX_SYMBOLS), the value's tag in the next 4 and its payload in the top 32. Every payload a
-// record holds fits: symbols, heap offsets (a heap stays under 4 GiB, RA_MAX_HEAP) and integers
-// (32-bit, GraphQL's Int; wider ones keep their text, see ra_small_int).
+// A field, as the core passes it around, is a *slot*: one word with the key symbol in the low 28
+// bits (symbols stay below 2^28, see RA_MAX_SYMBOLS), the value's tag in the next 4 and its payload
+// in the top 32. A record keeps the low half in its shape and the payload in `vals`. Every payload
+// a record holds fits: symbols, heap offsets (a heap stays under 4 GiB, RA_MAX_HEAP) and integers
+// (32-bit, GraphQL's Int; wider ones keep their text, see ra_small_int). A boolean's tag is
+// RA_TAG_TRUE whatever its value, which is its payload (1 or 0): a flipped boolean keeps its
+// record's shape.
 #define RA_SLOT_KEY 0x0FFFFFFFu
 #define RA_MAX_HEAP UINT32_MAX
-static inline uint64_t ra_slot_pack(uint32_t key, uint64_t value) {
-    return (value << 32) | ((value >> 32) & 0xF0000000u) | key;
+static inline __attribute__((always_inline)) uint64_t ra_slot_pack(uint32_t key, uint64_t value) {
+    uint64_t tag = value >> 60;
+    bool boolean = (tag | 1) == RA_TAG_FALSE;  // (TRUE 2, FALSE 3)
+    uint64_t payload = boolean ? (tag == RA_TAG_TRUE) : (uint32_t)value;
+    tag = boolean ? RA_TAG_TRUE : tag;
+    return (payload << 32) | (tag << 28) | key;
 }
 static inline uint32_t ra_slot_key(uint64_t slot) { return (uint32_t)slot & RA_SLOT_KEY; }
+/// The slot's shape word: its key and its tag.
+static inline uint32_t ra_slot_word(uint64_t slot) { return (uint32_t)slot; }
 /// The slot's value as the API's word (ra_value_tag, ra_value_payload, ra_value_int).
 static inline uint64_t ra_slot_value(uint64_t slot) {
-    uint64_t tag = (slot & 0xF0000000u) << 32;
-    uint64_t payload = tag == ((uint64_t)RA_TAG_INT << 60) ? (uint64_t)((int64_t)slot >> 32) & 0x0FFFFFFFFFFFFFFFull
-                                                             : slot >> 32;
-    return tag | payload;
+    uint64_t tag = (slot >> 28) & 0xF;
+    uint64_t payload = slot >> 32;
+    if (tag == RA_TAG_INT) return (tag << 60) | ((uint64_t)(int64_t)(int32_t)payload & 0x0FFFFFFFFFFFFFFFull);
+    if (tag == RA_TAG_TRUE) return (uint64_t)(payload ? RA_TAG_TRUE : RA_TAG_FALSE) << 60;
+    return (tag << 60) | payload;
 }
 
 struct ra_source {
@@ -158,11 +175,19 @@ struct ra_source {
     uint32_t ndslots, capdslots;
     ra_record *recs;
     uint32_t nrecs, caprecs;
-    uint64_t *slots;         // field slots (ra_slot_pack)
+    uint32_t *vals;          // records' values' payloads (their keys and tags are their shapes')
     uint32_t nfields, capfields;
-    // The record whose slots end `slots` (its index + 1; 0: none): it alone has room past its
+    // The record whose values end `vals` (its index + 1; 0: none): it alone has room past its
     // count, up to `nfields`, and grows in place. Any other record grows by moving to the end.
     uint32_t tail;
+    ra_shape *shapes;        // [0]: no field
+    uint32_t nshapes, capshapes;
+    uint32_t *shape_words;   // the shapes' words (ra_slot_word)
+    uint32_t nshape_words, capshape_words;
+    uint16_t *shape_map;     // open addressing over shapes 1..., by their words' hash (0: empty)
+    uint32_t shape_map_cap;
+    uint32_t *scratch;       // a shape being built (ra_record_set)
+    uint32_t capscratch;
     uint32_t *types;         // type index -> typename symbol; [0] = 0, the tombstone's
     uint32_t ntypes, captypes;
     uint16_t *type_map;      // typename symbol -> type index (open addressing over `types`)
@@ -173,6 +198,7 @@ struct ra_source {
     bool names_full;         // a symbol was refused for RA_MAX_SYM_BYTES (likewise)
     bool fields_full;        // a record was refused more than RA_MAX_FIELDS_PER_RECORD slots (likewise)
     bool types_full;         // a typename was refused for RA_MAX_TYPES (likewise)
+    bool shapes_full;        // a shape was refused for RA_MAX_SHAPES (likewise)
     uint32_t id_key;         // the symbol of `id` (a delta's from the start; a store's from its first payload or file that has one): see ra_record.self_id
     uint32_t *updated;       // symbols updated by the last publish
     uint32_t nupdated, capupdated;
@@ -474,6 +500,44 @@ static inline uint32_t ra_sym_length(const ra_source *s, uint32_t sym) {
     return len + 1 + (uint32_t)ra_digit_count(index);
 }
 
+/// A record's fields in its slots (its `id` kept in the flag aside).
+static inline uint32_t ra_rec_count(const ra_source *s, const ra_record *r) { return s->shapes[r->shape].count; }
+/// The record's fields as the API counts them: its slots, and its `id` field if kept in the flag.
+static inline uint32_t ra_record_field_count(const ra_source *s, const ra_record *r) {
+    return ra_rec_count(s, r) + r->self_id;
+}
+/// The shape words of a record: its keys and tags.
+static inline const uint32_t *ra_rec_words(const ra_source *s, const ra_record *r) {
+    return s->shape_words + s->shapes[r->shape].first;
+}
+/// Slot `i` of a record (i < ra_rec_count): its shape's word and its value's payload.
+static inline uint64_t ra_rec_slot(const ra_source *s, const ra_record *r, uint32_t i) {
+    return ((uint64_t)s->vals[r->fields + i] << 32) | ra_rec_words(s, r)[i];
+}
+/// The shape with these words (`count` of them, which must not lie in `shape_words`), added when
+/// new; RA_NONE on OOM or past RA_MAX_SHAPES (`shapes_full`).
+uint32_t ra_shape_of(ra_source *s, const uint32_t *words, uint32_t count);
+/// The shape with these words if the source has it (`hash`: ra_shape_hash), else RA_NONE.
+uint32_t ra_shape_find(const ra_source *s, const uint32_t *words, uint32_t count, uint32_t hash);
+static inline uint32_t ra_shape_hash(const uint32_t *words, uint32_t count) {
+    return ra_hash(words, (size_t)count * 4);
+}
+/// Makes room for `extra` more shapes of `words` words in all, so that adding them cannot fail.
+bool ra_shapes_reserve(ra_source *s, uint32_t extra, uint64_t words);
+/// Adds a shape the source does not have (ra_shape_find said so), with room reserved.
+uint32_t ra_shape_add_reserved(ra_source *s, const uint32_t *words, uint32_t count, uint32_t hash);
+/// Room for `n` words of a shape being built in `s->scratch`. False on OOM.
+static inline bool ra_scratch_reserve(ra_source *s, uint32_t n) {
+    return ra_grow((void **)&s->scratch, &s->capscratch, n ? n : 1, sizeof(uint32_t));
+}
+/// Gives record `rec` the shape of `words` (`count`: the values it has from `fields`). False on OOM / limit, with the record unchanged.
+static inline bool ra_rec_reshape(ra_source *s, uint32_t rec, const uint32_t *words, uint32_t count) {
+    uint32_t shape = ra_shape_of(s, words, count);
+    if (shape == RA_NONE) return false;
+    s->recs[rec].shape = (uint16_t)shape;
+    return true;
+}
+
 /// The typename symbol of a record (0: a tombstone).
 static inline uint32_t ra_rec_type(const ra_source *s, const ra_record *r) { return s->types[r->type]; }
 /// The type index of typename symbol `sym`, added to the table when new; 0 for `sym` 0 (the slow
@@ -500,9 +564,9 @@ static inline __attribute__((always_inline)) int64_t ra_record_new_typed(ra_sour
     }
     if (s->nrecs >= UINT32_MAX - 1 || s->nfields > UINT32_MAX - cap) return -1;
     if (!ra_grow((void **)&s->recs, &s->caprecs, s->nrecs + 1, sizeof(ra_record))) return -1;
-    if (!ra_grow((void **)&s->slots, &s->capfields, s->nfields + cap, sizeof(uint64_t))) return -1;
+    if (!ra_grow((void **)&s->vals, &s->capfields, s->nfields + cap, sizeof(uint32_t))) return -1;
     uint32_t idx = s->nrecs++;
-    s->recs[idx] = (ra_record){.id = 0, .fields = s->nfields, .type = (uint16_t)type, .self_id = 0, .count = 0};
+    s->recs[idx] = (ra_record){.id = 0, .fields = s->nfields, .type = (uint16_t)type, .self_id = 0, .shape = 0};
     s->nfields += cap;
     s->tail = idx + 1;
     return idx;
@@ -540,6 +604,9 @@ bool ra_text_is_own_id(const ra_source *s, uint32_t id, const char *text, size_t
 /// (key `id_key`) set to the record's own data ID goes in the header bit, from a slot if it had
 /// one: a record has one form for one value, whichever way it was written.
 bool ra_record_set(ra_source *s, uint32_t rec, uint32_t key, uint64_t value);
+/// ra_record_set of `n` fields (ra_slot_pack) in order, later ones winning, the record taking its
+/// new shape once. False on OOM / limit, with the record's fields unchanged.
+bool ra_record_set_all(ra_source *s, uint32_t rec, const uint64_t *slots, uint32_t n);
 uint64_t ra_record_get(const ra_source *s, uint32_t rec, uint32_t key);
 
 /// memcpy for the short texts most values are (IDs, names, cursors), without a libc call: two

@@ -68,6 +68,8 @@ __attribute__((cold, noinline)) static int oom(ra_normalizer *n) {
                     RA_MAX_SYM_BYTES);
     if (n->delta && n->delta->types_full)
         return fail(n, RA_ERR_LIMIT, "the response has more than %u typenames, the arena's limit", RA_MAX_TYPES);
+    if (n->delta && n->delta->shapes_full)
+        return fail(n, RA_ERR_LIMIT, "the response has more than %u record shapes, the arena's limit", RA_MAX_SHAPES);
     if (n->delta && n->delta->fields_full)
         return fail(n, RA_ERR_LIMIT, "a record would hold more than %u fields, the arena's limit",
                     RA_MAX_FIELDS_PER_RECORD);
@@ -134,7 +136,7 @@ __attribute__((noinline)) static bool demote(ra_normalizer *n, frame *f) {
     f->quick = false;
     if (!ra_grow((void **)&n->fields, &n->cap_fields, n->nfields + count, sizeof(staged_field))) return false;
     for (uint32_t i = 0; i < count; i++) {
-        uint64_t slot = d->slots[first + i];
+        uint64_t slot = ((uint64_t)d->vals[first + i] << 32) | n->qwords[f->qword_base + i];
         n->fields[n->nfields++] = (staged_field){.key = ra_slot_key(slot), .value = ra_slot_value(slot)};
     }
     if (f->id_field == ID_IN_FLAG) {  // the `id` kept for the flag becomes a staged field, filled in at commit
@@ -150,7 +152,9 @@ __attribute__((noinline)) static bool demote(ra_normalizer *n, frame *f) {
 static inline __attribute__((always_inline)) bool add_field(ra_normalizer *n, frame *f, uint32_t key, uint64_t value) {
     if (f->quick) {
         if (__builtin_expect(f->slot < f->slot_end, 1)) {
-            n->delta->slots[f->slot++] = ra_slot_pack(key, value);
+            uint64_t slot = ra_slot_pack(key, value);
+            n->qwords[f->slot + f->qw_off] = ra_slot_word(slot);
+            n->delta->vals[f->slot++] = (uint32_t)(slot >> 32);
             return true;
         }
         if (!demote(n, f)) return false;
@@ -217,6 +221,7 @@ static inline __attribute__((always_inline)) frame *push(ra_normalizer *n, uint8
                  .byte_base = n->bytes.len,
                  .key_base = (uint32_t)n->keys.len,
                  .tbl_base = n->ntbl,
+                 .qword_base = n->nqwords,
                  .next_en = &no_entry};
     return f;
 }
@@ -242,14 +247,16 @@ static inline __attribute__((always_inline)) frame *push_record(ra_normalizer *n
         // goes in the record's flag.
         uint32_t type = plan_type(n, n->plan->sels[sel].concrete_type), room = info->entry_count - info->self_id;
         int64_t rec = type ? ra_record_new_typed(n->delta, type, room) : -1;
-        if (rec < 0) {
+        if (rec < 0 || !ra_grow((void **)&n->qwords, &n->cap_qwords, n->nqwords + room, sizeof(uint32_t))) {
             oom(n);
             return NULL;
         }
+        n->nqwords += room;
         r->quick = true;
         r->rec = (uint32_t)rec;
         r->slot = n->delta->recs[rec].fields;
         r->slot_end = r->slot + room;
+        r->qw_off = r->qword_base - r->slot;
         n->unnamed++;
     }
     return r;
@@ -344,6 +351,7 @@ static inline __attribute__((always_inline)) void pop(ra_normalizer *n) {
     if (n->placed > n->depth) n->placed = 0;  // a record interns its ID before it is popped: a failed payload
     n->keys.len = f->key_base;
     n->ntbl = f->tbl_base;
+    n->nqwords = f->qword_base;
 }
 
 // MARK: - Capture (custom scalars, buffered values, the errors member) as minified JSON
@@ -493,17 +501,62 @@ static inline bool is_typename_key(const ra_normalizer *n, uint32_t key) {
     return n->plan->typename_str != RA_NONE && key == n->plan_syms[n->plan->typename_str];
 }
 
-// Staged fields into slots, as they are.
-static inline __attribute__((always_inline)) void put_fields(uint64_t *slots, const staged_field *fields, uint32_t count) {
-    // A handful of fields: a plain loop, not a vectorized one with its overlap checks.
-#pragma clang loop vectorize(disable) interleave(disable)
-    for (uint32_t i = 0; i < count; i++) slots[i] = ra_slot_pack(fields[i].key, fields[i].value);
+// seal_shape's search (and the set's shape from then).
+__attribute__((noinline)) static bool seal_shape_slow(ra_normalizer *n, uint32_t rec, const uint32_t *words, uint32_t count,
+                                                      uint32_t set) {
+    uint32_t shape = ra_shape_of(n->delta, words, count);
+    if (shape == RA_NONE) return false;
+    n->delta->recs[rec].shape = (uint16_t)shape;
+    if (set != RA_NONE) n->set_shapes[set] = (uint16_t)shape;
+    return true;
 }
 
-// A new record's fields, exactly as staged (see commit's `plain`).
-static inline __attribute__((always_inline)) void copy_fields(ra_source *d, uint32_t rec, const staged_field *fields, uint32_t count) {
-    put_fields(d->slots + d->recs[rec].fields, fields, count);
-    d->recs[rec].count = (uint16_t)count;
+// Gives record `rec` the shape of its `count` fields' `words` (not in the delta's shape words):
+// the last shape a record of set `set` took when it is the same (records of one selection
+// mostly are), else found or added. False on OOM / past the shapes' limit.
+static inline __attribute__((always_inline)) bool seal_shape(ra_normalizer *n, uint32_t rec, const uint32_t *words,
+                                                             uint32_t count, uint32_t set) {
+    ra_source *d = n->delta;
+    uint32_t last = set != RA_NONE ? n->set_shapes[set] : 0;
+    if (last && d->shapes[last].count == count) {
+        // (A few words: a loop, not a libc call.)
+        const uint32_t *w = d->shape_words + d->shapes[last].first;
+        uint32_t i = 0;
+        while (i < count && w[i] == words[i]) i++;
+        if (i == count) {
+            d->recs[rec].shape = (uint16_t)last;
+            return true;
+        }
+    }
+    return seal_shape_slow(n, rec, words, count, set);
+}
+
+// Room for `count` shape words past the open quick records' (where a record's shape is built).
+static inline __attribute__((always_inline)) uint32_t *_Nullable shape_scratch(ra_normalizer *n, uint32_t count) {
+    // (At least one word: a record with no field still gets a pointer.)
+    if (!ra_grow((void **)&n->qwords, &n->cap_qwords, n->nqwords + count + 1, sizeof(uint32_t))) return NULL;
+    return n->qwords + n->nqwords;
+}
+
+// Staged fields into values and shape words, as they are.
+static inline __attribute__((always_inline)) void put_fields(uint32_t *vals, uint32_t *words, const staged_field *fields,
+                                                             uint32_t count) {
+    // A handful of fields: a plain loop, not a vectorized one with its overlap checks.
+#pragma clang loop vectorize(disable) interleave(disable)
+    for (uint32_t i = 0; i < count; i++) {
+        uint64_t slot = ra_slot_pack(fields[i].key, fields[i].value);
+        vals[i] = (uint32_t)(slot >> 32);
+        words[i] = ra_slot_word(slot);
+    }
+}
+
+// A new record's fields, exactly as staged (see commit's `plain`). False on OOM / limit.
+static inline __attribute__((always_inline)) bool copy_fields(ra_normalizer *n, uint32_t rec, const staged_field *fields,
+                                                              uint32_t count, uint32_t set) {
+    uint32_t *w = shape_scratch(n, count);
+    if (!w) return false;
+    put_fields(n->delta->vals + n->delta->recs[rec].fields, w, fields, count);
+    return seal_shape(n, rec, w, count, set);
 }
 
 // Which staged field is the record's `id` holding data ID `id` (kept in the record's flag, in
@@ -516,18 +569,20 @@ static uint32_t self_id_at(const ra_source *d, uint32_t id, const staged_field *
 
 // A new record named `id` with the staged fields as they are (commit's `plain`), its `id` in its
 // flag.
-static inline __attribute__((always_inline)) int64_t new_record_with(ra_source *d, uint32_t id, uint32_t type,
-                                                                     const staged_field *fields, uint32_t count) {
+static inline __attribute__((always_inline)) int64_t new_record_with(ra_normalizer *n, uint32_t id, uint32_t type,
+                                                                     const staged_field *fields, uint32_t count,
+                                                                     uint32_t set) {
+    ra_source *d = n->delta;
     uint32_t skip = self_id_at(d, id, fields, count);
     bool flag = skip < count;
-    int64_t rec = ra_record_new(d, id, type, count - flag);
+    uint32_t *w = shape_scratch(n, count);
+    int64_t rec = w ? ra_record_new(d, id, type, count - flag) : -1;
     if (rec < 0) return rec;
     ra_record *r = &d->recs[rec];
-    put_fields(d->slots + r->fields, fields, skip);
-    if (flag) put_fields(d->slots + r->fields + skip, fields + skip + 1, count - skip - 1);
-    r->count = (uint16_t)(count - flag);
+    put_fields(d->vals + r->fields, w, fields, skip);
+    if (flag) put_fields(d->vals + r->fields + skip, w + skip, fields + skip + 1, count - skip - 1);
     r->self_id = flag;
-    return rec;
+    return seal_shape(n, (uint32_t)rec, w, count - flag, set) ? rec : -1;
 }
 
 // A record committed before its data ID was known (one whose client ID waited for its owner's
@@ -536,8 +591,8 @@ static inline __attribute__((always_inline)) int64_t new_record_with(ra_source *
 // commit, and the unnamed record is dropped when the payload finishes.
 __attribute__((noinline)) static int merge_unnamed(ra_normalizer *n, uint32_t existing, uint32_t rec) {
     ra_source *d = n->delta;
-    for (uint32_t i = 0; i < d->recs[rec].count; i++) {
-        uint64_t slot = d->slots[d->recs[rec].fields + i];
+    for (uint32_t i = 0; i < ra_rec_count(d, &d->recs[rec]); i++) {
+        uint64_t slot = ra_rec_slot(d, &d->recs[rec], i);
         if (!ra_record_set(d, existing, ra_slot_key(slot), ra_slot_value(slot))) return oom(n);
     }
     if (d->recs[rec].self_id && !ra_record_set(d, existing, d->id_key, ra_make(RA_TAG_IDSTR, d->recs[existing].id)))
@@ -562,27 +617,20 @@ static inline __attribute__((always_inline)) int resolve_late(ra_normalizer *n) 
     n->late_rec = 0;
     uint32_t id = ra_intern_placed(d, n->late_off, n->late_len, n->late_hash);
     if (!id) return oom(n);
-    if (n->late_id_slot != UINT32_MAX) {  // (else the record keeps its `id` in its flag)
-        uint64_t *slot = &d->slots[n->late_id_slot];
-        *slot = ra_slot_pack(ra_slot_key(*slot), ra_make(RA_TAG_IDSTR, id));
-    }
-    uint64_t *link = &d->slots[n->late_link];
-    *link = ra_slot_pack(ra_slot_key(*link), ra_make(RA_TAG_REF, id));
+    // (Their shape words have their tags, IDSTR and REF, already.)
+    if (n->late_id_slot != UINT32_MAX) d->vals[n->late_id_slot] = id;  // (else the record keeps its `id` in its flag)
+    d->vals[n->late_link] = id;
     return name_record(n, id, rec);
 }
 
-// A quick record frame's record, its fields all in: their count, and the `id` field's value,
-// the data ID's symbol (0 while the frame's data ID is not known).
-static inline __attribute__((always_inline)) void seal_quick(ra_normalizer *n, const frame *f, uint32_t id) {
+// A quick record frame's record, its fields all in: its shape, and the `id` field's value, the
+// data ID's symbol (0 while the frame's data ID is not known). False on OOM / limit.
+static inline __attribute__((always_inline)) bool seal_quick(ra_normalizer *n, const frame *f, uint32_t id) {
     ra_source *d = n->delta;
     ra_record *r = &d->recs[f->rec];
-    r->count = (uint16_t)(f->slot - r->fields);
-    if (f->id_field == ID_IN_FLAG) {
-        r->self_id = 1;
-    } else if (f->id_field) {
-        uint64_t *slot = &d->slots[r->fields + f->id_field - 1];
-        *slot = ra_slot_pack(ra_slot_key(*slot), ra_make(RA_TAG_IDSTR, id));
-    }
+    if (f->id_field == ID_IN_FLAG) r->self_id = 1;
+    else if (f->id_field) d->vals[r->fields + f->id_field - 1] = id;  // (its word's tag is IDSTR: stage_id)
+    return seal_shape(n, f->rec, n->qwords + f->qword_base, f->slot - r->fields, f->set);
 }
 
 // `unique`: the fields' storage keys are known to be distinct (ra_set_info.unique_storage), so a
@@ -593,21 +641,22 @@ static int commit(ra_normalizer *n, uint32_t id, uint32_t type, const staged_fie
                   const uint8_t *base, bool unique, bool plain) {
     uint32_t existing = n->delta->syms[id].record;
     bool created = existing == 0;
-    if (created && plain) return new_record_with(n->delta, id, type, fields, count) >= 0 ? 1 : oom(n);
+    if (created && plain) return new_record_with(n, id, type, fields, count, RA_NONE) >= 0 ? 1 : oom(n);
     uint32_t skip = created && unique ? self_id_at(n->delta, id, fields, count) : count;
     // The room a record needs: a slot for each field written below, none for a buffered field,
     // `__typename` (the record's type) or, when known, its own `id` (the header bit). Without
     // `unique` that is at most what the record takes, since ra_record_set keeps one slot a key.
     // (Needed for a new record, and for an existing one with no field yet: the root, made with
     // the normalizer, which takes its room at once rather than a slot at a time.)
-    bool empty = created || n->delta->recs[existing - 1].count == 0;
+    bool empty = created || ra_rec_count(n->delta, &n->delta->recs[existing - 1]) == 0;
     uint32_t room = 0;
     for (uint32_t i = 0; empty && i < count; i++) room += !fields[i].buffered && i != skip && !is_typename_key(n, fields[i].key);
     int64_t rec = created ? ra_record_new(n->delta, id, type, room) : (int64_t)existing - 1;
     if (rec < 0) return oom(n);
     if (!created && empty && !ra_record_reserve(n->delta, (uint32_t)rec, room)) return oom(n);
     if (created && unique) {
-        uint32_t at = n->delta->recs[rec].fields, c = 0;
+        uint32_t at = n->delta->recs[rec].fields, c = 0, *w = shape_scratch(n, count);
+        if (!w) return oom(n);
         n->delta->recs[rec].self_id = skip < count;
         for (uint32_t i = 0; i < count; i++) {
             if (fields[i].buffered || i == skip) continue;
@@ -621,10 +670,11 @@ static int commit(ra_normalizer *n, uint32_t id, uint32_t type, const staged_fie
                 n->delta->recs[rec].self_id = 1;  // (an `id` replayed as text, say)
                 continue;
             }
-            n->delta->slots[at + c] = ra_slot_pack(fields[i].key, dv);
-            c++;
+            uint64_t slot = ra_slot_pack(fields[i].key, dv);
+            n->delta->vals[at + c] = (uint32_t)(slot >> 32);
+            w[c++] = ra_slot_word(slot);
         }
-        n->delta->recs[rec].count = (uint16_t)c;
+        if (!seal_shape(n, (uint32_t)rec, w, c, RA_NONE)) return oom(n);
         ra_record_trim(n->delta, (uint32_t)rec);
         return 1;
     }
@@ -836,14 +886,11 @@ static int settle_pending(ra_normalizer *n, uint32_t mark, uint32_t frame_depth,
 // record: a list's edge, say): into the delta now, unnamed, named when it settles, instead of
 // being copied twice. Returns 1 + the record, 0 on OOM.
 static inline __attribute__((always_inline)) uint32_t commit_unnamed(ra_normalizer *n, const frame *f, uint32_t type_sym) {
-    if (f->quick) {  // its record holds its fields already
-        seal_quick(n, f, 0);
-        return f->rec + 1;
-    }
+    if (f->quick)  // its record holds its fields already
+        return seal_quick(n, f, 0) ? f->rec + 1 : 0;
     uint32_t count = n->nfields - f->field_base;
     int64_t rec = ra_record_new_unnamed(n->delta, type_sym, count);
-    if (rec < 0) return 0;
-    copy_fields(n->delta, (uint32_t)rec, n->fields + f->field_base, count);
+    if (rec < 0 || !copy_fields(n, (uint32_t)rec, n->fields + f->field_base, count, f->set)) return 0;
     n->unnamed++;
     return (uint32_t)rec + 1;
 }
@@ -887,7 +934,7 @@ static bool is_viewer(const ra_normalizer *n, const frame *f) {
 static inline __attribute__((always_inline)) int close_late(ra_normalizer *n, frame *f, frame *p, uint32_t key) {
     ra_source *d = n->delta;
     ra_record *r = &d->recs[f->rec];
-    r->count = (uint16_t)(f->slot - r->fields);
+    if (!seal_shape(n, f->rec, n->qwords + f->qword_base, f->slot - r->fields, f->set)) return oom(n);
     n->late_rec = f->rec + 1;
     n->late_off = (uint32_t)f->id_off;
     n->late_len = f->id_len;
@@ -901,7 +948,8 @@ static inline __attribute__((always_inline)) int close_late(ra_normalizer *n, fr
     n->bytes.len = f->byte_base;
     pop(n);
     n->late_link = p->slot;
-    d->slots[p->slot++] = ra_slot_pack(key, ra_make(RA_TAG_REF, 0));
+    n->qwords[p->slot + p->qw_off] = ra_slot_word(ra_slot_pack(key, ra_make(RA_TAG_REF, 0)));
+    d->vals[p->slot++] = 0;
     return 1;
 }
 
@@ -923,13 +971,13 @@ static inline __attribute__((always_inline)) int close_identified(ra_normalizer 
     if (!id) return oom(n);
     uint32_t base = f->field_base, count = n->nfields - base;
     if (f->quick) {  // its record holds its fields: it takes the ID, or merges into the ID's record
-        seal_quick(n, f, id);
+        if (!seal_quick(n, f, id)) return oom(n);
         if (!name_record(n, id, f->rec)) return 0;
     } else {
         if (f->id_field) n->fields[base + f->id_field - 1].value = ra_make(RA_TAG_IDSTR, id);
         if (__builtin_expect(n->delta->syms[id].record != 0, 0)) {  // reached before in this payload: merged
             if (!commit(n, id, type_sym, n->fields + base, count, n->bytes.data, true, true)) return 0;
-        } else if (new_record_with(n->delta, id, type_sym, n->fields + base, count) < 0) {
+        } else if (new_record_with(n, id, type_sym, n->fields + base, count, f->set) < 0) {
             return oom(n);
         }
     }
@@ -1553,7 +1601,8 @@ ra_normalizer *ra_normalizer_create(const ra_plan *plan, const char *root_id, si
     n->yh = yajl_alloc(&callbacks, &ra_yajl_alloc_funcs, n);
     n->plan_syms = ra_calloc(plan->nstr ? plan->nstr : 1, sizeof(uint32_t));
     n->plan_types = ra_calloc(plan->nstr ? plan->nstr : 1, sizeof(uint16_t));
-    if (!n->delta || !n->yh || !n->plan_syms || !n->plan_types) goto fail;
+    n->set_shapes = ra_calloc(plan->nsets ? plan->nsets : 1, sizeof(uint16_t));
+    if (!n->delta || !n->yh || !n->plan_syms || !n->plan_types || !n->set_shapes) goto fail;
     n->root_sym = ra_intern(n->delta, root_id, root_len);
     uint32_t root_type = ra_intern(n->delta, "__Root", 6);
     n->sym_type_schema = ra_intern(n->delta, "__TypeSchema", 12);
@@ -1588,6 +1637,8 @@ void ra_normalizer_destroy(ra_normalizer *n) {
     ra_buf_free(&n->scratch);
     ra_dealloc(n->plan_syms);
     ra_dealloc(n->plan_types);
+    ra_dealloc(n->set_shapes);
+    ra_dealloc(n->qwords);
     ra_dealloc(n);
 }
 

@@ -63,7 +63,9 @@ typedef struct frame {
                               // order); other frames: a sentinel that matches no key (cb_map_key)
     uint32_t resolved;     // delta symbol once the data ID is known
     uint32_t rec;          // quick RECORD: its record in the delta, made unnamed when it opened (see add_field)
-    uint32_t slot, slot_end;  // quick RECORD: the next of its record's slots, and the end of its room
+    uint32_t slot, slot_end;  // quick RECORD: the next of its record's values, and the end of its room
+    uint32_t qword_base;   // `qwords` at open: a quick RECORD's fields' shape words from there
+    uint32_t qw_off;       // quick RECORD: qword_base less its first value (a value's word is at slot + qw_off)
 } frame;
 
 // One per record waiting for its parent's data ID: a million for a connection of a million edges,
@@ -121,6 +123,11 @@ struct ra_normalizer {
     ra_buf scratch;
     uint32_t *plan_syms;   // plan string index -> delta symbol, 0 until first needed
     uint16_t *plan_types;  // plan string index -> the delta's type index of that type name, likewise
+    // The shape words of the open quick records' fields (their values go straight into their
+    // records), stacked by frame: a record takes its shape when it closes.
+    uint32_t *qwords;
+    uint32_t nqwords, cap_qwords;
+    uint16_t *set_shapes;  // plan set -> the shape its last record took (0: none yet), tried first
     uint32_t cid_parent, cid_key, cid_prefix;  // the last list's client-ID prefix: its parent, storage key, symbol
     uint32_t cid_hint;     // where that prefix's derivation table sits (ra_intern_derived_hinted)
     uint32_t sym_type_schema;

@@ -150,27 +150,15 @@ static inline __attribute__((always_inline)) bool slot_equal_fast(const ra_sourc
     return value_equal(st, ra_slot_value(ss), d, ra_slot_value(ds), tr);
 }
 
-// The store record's slot for `key` (0: none), trying slot `f` first: a refetch of the same
-// selection lists a record's fields in the same order.
-static inline uint64_t store_slot(const ra_source *st, uint32_t rec, uint32_t f, uint32_t key) {
-    const ra_record *r = &st->recs[rec];
-    if (f < r->count) {
-        uint64_t slot = st->slots[r->fields + f];
-        if (ra_slot_key(slot) == key) return slot;
-    }
-    uint64_t v = ra_record_get(st, rec, key);
-    return v ? ra_slot_pack(key, v) : 0;
-}
-
 // Field `f` of delta record `dr` as a slot: its slots, then the `id` kept in its flag (self_id).
 static inline uint64_t delta_slot(const ra_source *d, const ra_record *dr, uint32_t f) {
-    return f < dr->count ? d->slots[dr->fields + f] : ra_slot_pack(d->id_key, ra_make(RA_TAG_IDSTR, dr->id));
+    return f < ra_rec_count(d, dr) ? ra_rec_slot(d, dr, f) : ra_slot_pack(d->id_key, ra_make(RA_TAG_IDSTR, dr->id));
 }
 
 // The delta record's fields to compare with (and write into) an existing store record: its
 // `id` kept in its flag only when the store record's is not (with both flags, both are the ID's).
-static inline uint32_t fields_to_merge(const ra_record *dr, const ra_record *sr) {
-    return dr->count + (dr->self_id & !sr->self_id);
+static inline uint32_t fields_to_merge(const ra_source *d, const ra_record *dr, const ra_record *sr) {
+    return ra_rec_count(d, dr) + (dr->self_id & !sr->self_id);
 }
 
 // Copies a delta value into the store's heap / symbol space. Cannot fail after reservation.
@@ -215,18 +203,6 @@ static size_t heap_need(const ra_source *d, uint64_t dv) {
     default: return 0;
     }
 }
-
-// One delta record that will change the store: its index in the delta, the store record (or
-// -1 when new), how many keys it adds to an existing record and which of its first 64 fields
-// differ (pass 2 writes those without comparing again: by then the store's lines are long gone).
-typedef struct change {
-    uint32_t drec;
-    uint32_t new_keys;
-    int64_t srec;
-    uint64_t differ;
-} change;
-
-#define RA_DIFFER_BITS 64u
 
 // Whether store symbol `ss` has the text of delta symbol `ds` (a derived one's prefix translated
 // already), judged without the index. A text against a derivation of the same text says no: the
@@ -279,19 +255,202 @@ static ra_status out_of_room(const ra_source *s, ra_error *err) {
         ra_error_set(err, RA_ERR_LIMIT, 0, "the store's data IDs and names would pass %u bytes", RA_MAX_SYM_BYTES);
     else if (s->types_full)
         ra_error_set(err, RA_ERR_LIMIT, 0, "the store would hold more than %u typenames", RA_MAX_TYPES);
+    else if (s->shapes_full)
+        ra_error_set(err, RA_ERR_LIMIT, 0, "the store would hold more than %u record shapes", RA_MAX_SHAPES);
     else
         ra_error_set(err, RA_ERR_NOMEM, 0, "out of memory while publishing");
-    return s->names_full || s->types_full ? RA_ERR_LIMIT : RA_ERR_NOMEM;
+    return s->names_full || s->types_full || s->shapes_full ? RA_ERR_LIMIT : RA_ERR_NOMEM;
 }
 
+// Shapes a publish gives the store's records, as pass 1 finds them: a store shape, or one the
+// store lacks, listed here with the index it will have once added (the store's count, then on in
+// order of first use). Nothing is added to the store in pass 1.
+typedef struct {
+    uint32_t *index;            // by delta shape: the store's index of its translation, or SHAPE_UNRESOLVED
+    ra_shape *missing;          // shapes to add, their words in `words`
+    uint32_t nmissing, capmissing;
+    uint32_t *words;
+    uint32_t nwords, capwords;
+    uint32_t *map;              // open addressing over `missing` (k + 1; 0: empty), a power of two
+    uint32_t map_cap;
+    uint32_t *merged, *from;    // a record's merged words, and where each value comes from (merge_fields)
+    uint32_t capmerged;
+} shape_translation;
+
+enum { SHAPE_UNRESOLVED = 0xFFFFFFFFu, SHAPE_ABSENT = 0xFFFFFFFEu };
+
+static void shapes_free(shape_translation *sh) {
+    ra_dealloc(sh->index);
+    ra_dealloc(sh->missing);
+    ra_dealloc(sh->words);
+    ra_dealloc(sh->map);
+    ra_dealloc(sh->merged);
+    ra_dealloc(sh->from);
+}
+
+static inline uint32_t missing_home(uint32_t hash, uint32_t cap) { return (uint32_t)(((uint64_t)hash * cap) >> 32); }
+
+// The store's index of the shape of `words`: found, or listed as missing (with `add`; without,
+// SHAPE_ABSENT). RA_NONE on OOM.
+static uint32_t store_shape_of(const ra_source *st, shape_translation *sh, const uint32_t *words, uint32_t count,
+                               bool add) {
+    if (!count) return 0;
+    uint32_t hash = ra_shape_hash(words, count);
+    uint32_t k = ra_shape_find(st, words, count, hash);
+    if (k != RA_NONE) return k;
+    if (sh->map_cap) {
+        for (uint32_t i = missing_home(hash, sh->map_cap); sh->map[i]; i = (i + 1) & (sh->map_cap - 1)) {
+            const ra_shape *m = &sh->missing[sh->map[i] - 1];
+            if (m->hash == hash && m->count == count && memcmp(sh->words + m->first, words, (size_t)count * 4) == 0)
+                return st->nshapes + sh->map[i] - 1;
+        }
+    }
+    if (!add) return SHAPE_ABSENT;
+    if (sh->nmissing > RA_MAX_SHAPES) return RA_NONE;  // (refused below as past the limit, before this grows)
+    if (2 * (sh->nmissing + 1) >= sh->map_cap) {
+        uint32_t cap = sh->map_cap ? 2 * sh->map_cap : 16;
+        uint32_t *map = ra_calloc(cap, sizeof *map);
+        if (!map) return RA_NONE;
+        for (uint32_t j = 0; j < sh->nmissing; j++) {
+            uint32_t i = missing_home(sh->missing[j].hash, cap);
+            while (map[i]) i = (i + 1) & (cap - 1);
+            map[i] = j + 1;
+        }
+        ra_dealloc(sh->map);
+        sh->map = map;
+        sh->map_cap = cap;
+    }
+    if ((uint64_t)sh->nwords + count > UINT32_MAX ||
+        !ra_grow((void **)&sh->missing, &sh->capmissing, sh->nmissing + 1, sizeof(ra_shape)) ||
+        !ra_grow((void **)&sh->words, &sh->capwords, sh->nwords + count, sizeof(uint32_t)))
+        return RA_NONE;
+    memcpy(sh->words + sh->nwords, words, (size_t)count * 4);
+    sh->missing[sh->nmissing] = (ra_shape){.first = sh->nwords, .count = count, .hash = hash};
+    sh->nwords += count;
+    uint32_t i = missing_home(hash, sh->map_cap);
+    while (sh->map[i]) i = (i + 1) & (sh->map_cap - 1);
+    sh->map[i] = ++sh->nmissing;
+    return st->nshapes + sh->nmissing - 1;
+}
+
+static bool merged_reserve(shape_translation *sh, uint32_t n) {
+    uint32_t cap = sh->capmerged;
+    if (!ra_grow((void **)&sh->merged, &cap, n, sizeof(uint32_t))) return false;
+    uint32_t cap2 = sh->capmerged;
+    if (!ra_grow((void **)&sh->from, &cap2, cap, sizeof(uint32_t))) return false;
+    sh->capmerged = cap;
+    return true;
+}
+
+// The store's index of delta shape `k` translated (its keys the store's symbols), resolved on
+// first use: with `add`, listed as missing when the store lacks it; without, SHAPE_ABSENT then (a
+// shape only compared with). RA_NONE on OOM.
+__attribute__((noinline)) static uint32_t store_shape_slow(const ra_source *st, const ra_source *d, const uint32_t *tr,
+                                                           shape_translation *sh, uint32_t k, bool add) {
+    uint32_t count = d->shapes[k].count;
+    if (!merged_reserve(sh, count)) return RA_NONE;
+    const uint32_t *w = d->shape_words + d->shapes[k].first;
+    for (uint32_t i = 0; i < count; i++) sh->merged[i] = (w[i] & ~RA_SLOT_KEY) | tr[w[i] & RA_SLOT_KEY];
+    uint32_t index = store_shape_of(st, sh, sh->merged, count, add);
+    if (index != RA_NONE) sh->index[k] = index;
+    return index;
+}
+static inline __attribute__((always_inline)) uint32_t store_shape(const ra_source *st, const ra_source *d, const uint32_t *tr,
+                                                                  shape_translation *sh, uint32_t k, bool add) {
+    uint32_t known = sh->index[k];
+    if (__builtin_expect(known != SHAPE_UNRESOLVED, 1) && (known != SHAPE_ABSENT || !add)) return known;
+    return store_shape_slow(st, d, tr, sh, k, add);
+}
+
+// Where a merged value comes from (merge_fields): the store record's value at a position, a
+// delta field (FROM_DELTA | its index), or nowhere (a slot that goes: the record's own `id`
+// moves to its flag).
+#define FROM_DELTA 0x80000000u
+#define FROM_NONE UINT32_MAX
+#define RA_DIFFER_BITS 64u
+
+// Relay's field-by-field merge of delta record `dr` into store record `ri` (both live): the
+// fields that differ, and the record it makes, as words in sh->merged (`*count` of them; a
+// position marked FROM_NONE goes) with sh->from saying where each value comes from, and whether
+// its `id` is in its flag. `differ` gets the first 64 differing fields (by delta field), `*heap`
+// what their values take. Returns how many fields differ, UINT32_MAX on OOM.
+static uint32_t merge_fields(const ra_source *st, const ra_source *d, const uint32_t *tr, shape_translation *sh,
+                             const ra_record *dr, uint32_t ri, uint32_t *count, bool *self_id, uint64_t *differ,
+                             size_t *heap) {
+    const ra_record *sr = &st->recs[ri];
+    uint32_t sc = ra_rec_count(st, sr), nf = fields_to_merge(d, dr, sr), m = sc, ndiff = 0;
+    uint32_t own = tr[dr->id];
+    if (!merged_reserve(sh, sc + nf)) return UINT32_MAX;
+    if (sc) memcpy(sh->merged, ra_rec_words(st, sr), (size_t)sc * 4);
+    for (uint32_t j = 0; j < sc; j++) sh->from[j] = j;
+    *self_id = sr->self_id;
+    *differ = 0;
+    for (uint32_t f = 0; f < nf; f++) {
+        uint64_t dslot = delta_slot(d, dr, f);
+        uint32_t key = tr[ra_slot_key(dslot)];
+        uint32_t j;
+        if (f < sc && (sh->merged[f] & RA_SLOT_KEY) == key) j = f;
+        else for (j = 0; j < sc && (sh->merged[j] & RA_SLOT_KEY) != key; j++) {}
+        uint64_t sslot = j < sc ? ra_rec_slot(st, sr, j)
+                         : sr->self_id && key == st->id_key ? ra_slot_pack(key, ra_make(RA_TAG_IDSTR, sr->id))
+                                                            : 0;
+        if (sslot && slot_equal_fast(st, sslot, d, dslot, tr)) continue;
+        if (f < RA_DIFFER_BITS) *differ |= (uint64_t)1 << f;
+        *heap += heap_need(d, ra_slot_value(dslot));
+        ndiff++;
+        uint64_t dv = ra_slot_value(dslot);
+        // The record's own ID as its `id` goes in the flag, from a slot if it had one (one form for
+        // one value); any other `id` takes a slot, from the flag if the ID was there.
+        if (key == st->id_key && key && ra_value_tag(dv) == RA_TAG_IDSTR && tr[ra_value_payload(dv)] == own) {
+            if (j < sc) sh->from[j] = FROM_NONE;
+            *self_id = true;
+            continue;
+        }
+        if (key == st->id_key && key) *self_id = false;
+        uint32_t word = ra_slot_word(dslot) & ~RA_SLOT_KEY;
+        if (j == sc) j = m++;
+        sh->merged[j] = word | key;
+        sh->from[j] = FROM_DELTA | f;
+    }
+    // (A position that goes leaves the words: the caller compacts.)
+    *count = m;
+    return ndiff;
+}
+
+// Drops the positions merge_fields marked FROM_NONE from sh->merged (and sh->from); the count left.
+static uint32_t compact_merged(shape_translation *sh, uint32_t m) {
+    uint32_t k = 0;
+    for (uint32_t j = 0; j < m; j++) {
+        if (sh->from[j] == FROM_NONE) continue;
+        sh->merged[k] = sh->merged[j];
+        sh->from[k++] = sh->from[j];
+    }
+    return k;
+}
+
+// One delta record that will change the store: its index in the delta, the store record (or
+// -1 when new), what it does, the shape it gives the store record and which of its first 64
+// fields differ (pass 2 writes those without comparing again: by then the store's lines are
+// long gone).
+enum { CHANGE_COPY, CHANGE_TOMB, CHANGE_FIELDS, CHANGE_REBUILD };
+typedef struct change {
+    uint32_t drec;
+    uint16_t shape;
+    uint8_t kind;
+    uint8_t self_id;
+    int64_t srec;
+    uint64_t differ;
+} change;
+
 ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
-    st->names_full = st->types_full = false;  // set again if this publish meets the limit
+    st->names_full = st->types_full = st->shapes_full = false;  // set again if this publish meets the limit
     uint32_t *tr = ra_calloc(d->nsyms ? d->nsyms : 1, sizeof *tr);
     type_translation tt = {ra_malloc((size_t)d->ntypes * sizeof *tt.index), ra_malloc((size_t)d->ntypes * sizeof *tt.missing), 0};
+    shape_translation sh = {.index = ra_malloc((size_t)d->nshapes * sizeof(uint32_t))};
     change *changes = ra_malloc((d->nrecs ? d->nrecs : 1) * sizeof *changes);
     uint32_t nchanges = 0;
     ra_status status = RA_OK;
-    if (!tr || !changes || !tt.index || !tt.missing) goto oom;
+    if (!tr || !changes || !tt.index || !tt.missing || !sh.index) goto oom;
     // Interning adds symbols only: invisible to readers of records, so it may run first.
     // A refetch interns the symbols its store got from the first response, in the same order: the
     // store symbol after the last one found is tried first, and while that guess holds, the
@@ -320,10 +479,12 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
     }
     // Both are the symbol of `id` (or 0): a record's `id` kept in its flag keeps it in the store.
     if (d->id_key) st->id_key = tr[d->id_key];
-    // The delta's typenames by their store indexes, as the changed records need them (those of
-    // records that change nothing, or that were dropped, are not added).
+    // The delta's typenames and shapes by their store indexes, as the changed records need them
+    // (those of records that change nothing, or that were dropped, are not added).
     tt.index[0] = 0;
     for (uint32_t t = 1; t < d->ntypes; t++) tt.index[t] = TYPE_UNRESOLVED;
+    sh.index[0] = 0;
+    for (uint32_t k = 1; k < d->nshapes; k++) sh.index[k] = SHAPE_UNRESOLVED;
 
     // Pass 1: find what changes and exactly how much room it needs. Nothing is written.
     uint64_t need_fields = 0, need_recs = 0;
@@ -344,103 +505,143 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
             // New, or a tombstone coming back: the delta record is copied whole.
             if (!sr) need_recs++;
             (void)store_type(st, d, tr, &tt, dr->type);
-            need_fields += dr->count;
-            for (uint32_t f = 0; f < dr->count; f++) need_heap += heap_need(d, ra_slot_value(d->slots[dr->fields + f]));
-            changes[nchanges++] = (change){i, 0, sr ? (int64_t)rec1 - 1 : -1, 0};
+            uint32_t shape = store_shape(st, d, tr, &sh, dr->shape, true), dc = ra_rec_count(d, dr);
+            if (shape == RA_NONE) goto shapes_oom;
+            need_fields += dc;
+            for (uint32_t f = 0; f < dc; f++) need_heap += heap_need(d, ra_slot_value(ra_rec_slot(d, dr, f)));
+            changes[nchanges++] = (change){i, (uint16_t)shape, CHANGE_COPY, dr->self_id, sr ? (int64_t)rec1 - 1 : -1, 0};
             continue;
         }
         if (!dr->type) {
-            if (sr->type) changes[nchanges++] = (change){i, 0, (int64_t)rec1 - 1, 0};
+            if (sr->type) changes[nchanges++] = (change){i, 0, CHANGE_TOMB, 0, (int64_t)rec1 - 1, 0};
             continue;
         }
-        bool changed = sr->type != store_type(st, d, tr, &tt, dr->type);
-        uint32_t new_keys = 0, nf = fields_to_merge(dr, sr);
+        bool retyped = sr->type != store_type(st, d, tr, &tt, dr->type);
+        uint32_t dshape = store_shape(st, d, tr, &sh, dr->shape, false);
+        if (dshape == RA_NONE) goto shapes_oom;
         uint64_t differ = 0;
-        for (uint32_t f = 0; f < nf; f++) {
-            uint64_t dslot = delta_slot(d, dr, f);
-            uint32_t key = tr[ra_slot_key(dslot)];
-            uint64_t sslot = store_slot(st, rec1 - 1, f, key);
-            if (sslot && slot_equal_fast(st, sslot, d, dslot, tr)) continue;
-            // (A store record's `id` in its flag takes a slot for any other value.)
-            if (!sslot || (sr->self_id && key == st->id_key)) new_keys++;
-            if (f < RA_DIFFER_BITS) differ |= (uint64_t)1 << f;
-            need_heap += heap_need(d, ra_slot_value(dslot));
-            changed = true;
+        if (dshape == sr->shape && !(dr->self_id & !sr->self_id)) {
+            // The same keys and tags in the same order (a refetch of the same selection, mostly):
+            // the values alone are compared, and written in place.
+            uint32_t dc = ra_rec_count(d, dr), ndiff = 0;
+            const uint32_t *dw = ra_rec_words(d, dr), *sw = ra_rec_words(st, sr);
+            const uint32_t *dv = d->vals + dr->fields, *sv = st->vals + sr->fields;
+            for (uint32_t f = 0; f < dc; f++) {
+                uint64_t dslot = ((uint64_t)dv[f] << 32) | dw[f];
+                if (slot_equal_fast(st, ((uint64_t)sv[f] << 32) | sw[f], d, dslot, tr)) continue;
+                if (f < RA_DIFFER_BITS) differ |= (uint64_t)1 << f;
+                need_heap += heap_need(d, ra_slot_value(dslot));
+                ndiff++;
+            }
+            if (ndiff || retyped)
+                changes[nchanges++] = (change){i, (uint16_t)dshape, CHANGE_FIELDS, sr->self_id, (int64_t)rec1 - 1, differ};
+            continue;
         }
-        if (!changed) continue;
+        uint32_t m;
+        bool self_id;
+        uint32_t ndiff = merge_fields(st, d, tr, &sh, dr, rec1 - 1, &m, &self_id, &differ, &need_heap);
+        if (ndiff == UINT32_MAX) goto oom;
+        if (!ndiff && !retyped) continue;
+        uint32_t sc = ra_rec_count(st, sr);
+        m = compact_merged(&sh, m);
         // A record is capped at RA_MAX_FIELDS_PER_RECORD slots: refuse the payload up front
         // rather than drop a field halfway through the merge.
-        if ((uint64_t)sr->count + new_keys > RA_MAX_FIELDS_PER_RECORD) goto limit;
-        if (new_keys) need_fields += (uint64_t)sr->count + new_keys;  // (at most: the tail grows in place)
-        changes[nchanges++] = (change){i, new_keys, (int64_t)rec1 - 1, differ};
+        if (m > RA_MAX_FIELDS_PER_RECORD) goto limit;
+        uint32_t shape = store_shape_of(st, &sh, sh.merged, m, true);
+        if (shape == RA_NONE) goto shapes_oom;
+        if (m > sc) need_fields += m;  // (at most: the tail grows in place)
+        changes[nchanges++] = (change){i, (uint16_t)shape, CHANGE_REBUILD, self_id, (int64_t)rec1 - 1, differ};
     }
     if (need_fields > UINT32_MAX - (uint64_t)st->nfields || need_recs > UINT32_MAX - (uint64_t)st->nrecs) goto limit;
     if (need_heap > RA_MAX_HEAP - st->heap.len) goto heap_limit;
     if (st->ntypes + tt.nmissing > RA_MAX_TYPES + 1) goto types_limit;  // (index 0 is the tombstone's)
-    if (!ra_grow((void **)&st->slots, &st->capfields, st->nfields + (uint32_t)need_fields, sizeof(uint64_t))) goto oom;
+    if (st->nshapes + sh.nmissing > RA_MAX_SHAPES + 1) goto shapes_limit;
+    if (!ra_grow((void **)&st->vals, &st->capfields, st->nfields + (uint32_t)need_fields, sizeof(uint32_t))) goto oom;
     if (!ra_grow((void **)&st->recs, &st->caprecs, st->nrecs + (uint32_t)need_recs, sizeof(ra_record))) goto oom;
     if (!ra_buf_reserve(&st->heap, need_heap)) goto oom;
     if (!ra_grow((void **)&st->updated, &st->capupdated, nchanges + 1, sizeof(uint32_t))) goto oom;
     if (!ra_types_reserve(st, tt.nmissing)) goto oom;
+    if (!ra_shapes_reserve(st, sh.nmissing, sh.nwords)) goto oom;
 
-    // The new typenames, at the indexes pass 1 gave them (like symbols, unseen by readers).
+    // The new typenames and shapes, at the indexes pass 1 gave them (like symbols, unseen by readers).
     for (uint32_t k = 0; k < tt.nmissing; k++) (void)ra_type_index_slow(st, tr[d->types[tt.missing[k]]]);
+    for (uint32_t k = 0; k < sh.nmissing; k++)
+        (void)ra_shape_add_reserved(st, sh.words + sh.missing[k].first, sh.missing[k].count, sh.missing[k].hash);
 
     // Pass 2: apply. Every allocation was made above, so nothing here can fail.
     st->nupdated = 0;
     for (uint32_t c = 0; c < nchanges; c++) {
-        // The records ahead, then (their headers in by now) their slots.
+        // The records ahead, then (their headers in by now) their values.
         if (c + 8 < nchanges) {
             __builtin_prefetch(&d->recs[changes[c + 8].drec]);
             if (changes[c + 8].srec >= 0) __builtin_prefetch(&st->recs[changes[c + 8].srec]);
         }
         if (c + 4 < nchanges) {
-            __builtin_prefetch(&d->slots[d->recs[changes[c + 4].drec].fields]);
-            if (changes[c + 4].srec >= 0) __builtin_prefetch(&st->slots[st->recs[changes[c + 4].srec].fields], 1);
+            __builtin_prefetch(&d->vals[d->recs[changes[c + 4].drec].fields]);
+            if (changes[c + 4].srec >= 0) __builtin_prefetch(&st->vals[st->recs[changes[c + 4].srec].fields], 1);
         }
-        const ra_record *dr = &d->recs[changes[c].drec];
+        const change *ch = &changes[c];
+        const ra_record *dr = &d->recs[ch->drec];
         uint32_t id = tr[dr->id];
-        int64_t ri = changes[c].srec;
+        int64_t ri = ch->srec;
         bool created;
         if (ri < 0) ri = ra_record_get_or_create(st, id, 0, &created);  // (typed below)
         ra_record *sr = &st->recs[ri];
-        if (!dr->type) {
+        switch (ch->kind) {
+        case CHANGE_TOMB:
             sr->type = 0;
-            sr->count = 0;
+            sr->shape = 0;
             sr->self_id = 0;
-        } else if (changes[c].srec < 0 || !sr->type) {
+            break;
+        case CHANGE_COPY: {
+            uint32_t dc = ra_rec_count(d, dr);
             sr->type = tt.index[dr->type];
-            sr->count = 0;
-            sr->self_id = dr->self_id;  // (st->id_key is the delta's, translated)
-            ra_record_reserve(st, (uint32_t)ri, dr->count);
+            sr->shape = 0;
+            ra_record_reserve(st, (uint32_t)ri, dc);
             sr = &st->recs[ri];
-            for (uint32_t f = 0; f < dr->count; f++) {
-                uint64_t dslot = d->slots[dr->fields + f];
-                st->slots[sr->fields + f] = ra_slot_pack(tr[ra_slot_key(dslot)], translate(st, d, ra_slot_value(dslot), tr));
-            }
-            sr->count = (uint16_t)dr->count;
-        } else {
+            for (uint32_t f = 0; f < dc; f++)
+                st->vals[sr->fields + f] = (uint32_t)(ra_slot_pack(0, translate(st, d, ra_slot_value(ra_rec_slot(d, dr, f)), tr)) >> 32);
+            sr->shape = ch->shape;
+            sr->self_id = ch->self_id;  // (st->id_key is the delta's, translated)
+            break;
+        }
+        case CHANGE_FIELDS: {
             sr->type = tt.index[dr->type];
-            // One exact relocation when keys are added (reserved in pass 1), then set.
-            if (changes[c].new_keys) ra_record_reserve(st, (uint32_t)ri, sr->count + changes[c].new_keys);
-            uint32_t nf = fields_to_merge(dr, sr);
-            for (uint32_t f = 0; f < nf; f++) {
-                if (f < RA_DIFFER_BITS && !(changes[c].differ >> f & 1)) continue;
-                uint64_t dslot = delta_slot(d, dr, f), dv = ra_slot_value(dslot);
-                uint32_t key = tr[ra_slot_key(dslot)];
-                if (f >= RA_DIFFER_BITS) {
-                    uint64_t sslot = store_slot(st, (uint32_t)ri, f, key);
-                    if (sslot && slot_equal_fast(st, sslot, d, dslot, tr)) continue;
-                }
-                // Where pass 1 found the key (its slot, mostly), or one more slot. (The record's
-                // own `id` in place of another value goes in the bit: ra_record_set.)
-                uint64_t *at = f < sr->count ? &st->slots[sr->fields + f] : NULL, tv = translate(st, d, dv, tr);
-                if (at && ra_slot_key(*at) == key && tv != ra_make(RA_TAG_IDSTR, id))
-                    *at = ra_slot_pack(key, tv);
-                else
-                    ra_record_set(st, (uint32_t)ri, key, tv);
+            uint32_t dc = ra_rec_count(d, dr);
+            for (uint32_t f = 0; f < dc; f++) {
+                if (f < RA_DIFFER_BITS && !(ch->differ >> f & 1)) continue;
+                uint64_t dslot = ra_rec_slot(d, dr, f);
+                if (f >= RA_DIFFER_BITS && slot_equal_fast(st, ra_rec_slot(st, sr, f), d, dslot, tr)) continue;
+                st->vals[sr->fields + f] = (uint32_t)(ra_slot_pack(0, translate(st, d, ra_slot_value(dslot), tr)) >> 32);
             }
-            if (changes[c].new_keys) ra_record_trim(st, (uint32_t)ri);
+            break;
+        }
+        case CHANGE_REBUILD: {
+            // The merge again (the store record is as pass 1 saw it), now written: the values
+            // that stay, those the delta gives, in the order of the record's new shape.
+            sr->type = tt.index[dr->type];
+            uint32_t m, sc = ra_rec_count(st, sr);
+            bool self_id;
+            uint64_t differ;
+            size_t heap = 0;
+            (void)merge_fields(st, d, tr, &sh, dr, (uint32_t)ri, &m, &self_id, &differ, &heap);  // (room reserved in pass 1)
+            m = compact_merged(&sh, m);
+            // The new values in the merged words' room (sh->merged is not needed any more): a
+            // store value is read before anything is written over it.
+            uint32_t *vals = sh.merged;
+            for (uint32_t j = 0; j < m; j++) {
+                uint32_t from = sh.from[j];
+                vals[j] = from & FROM_DELTA ? (uint32_t)(ra_slot_pack(0, translate(st, d, ra_slot_value(delta_slot(d, dr, from & ~FROM_DELTA)), tr)) >> 32)
+                                            : st->vals[sr->fields + from];
+            }
+            if (m > sc) ra_record_reserve(st, (uint32_t)ri, m);
+            sr = &st->recs[ri];
+            if (m) memcpy(st->vals + sr->fields, vals, (size_t)m * 4);
+            sr->shape = ch->shape;
+            sr->self_id = self_id;
+            if (m != sc) ra_record_trim(st, (uint32_t)ri);
+            break;
+        }
         }
         st->updated[st->nupdated++] = id;
     }
@@ -455,6 +656,12 @@ heap_limit:
     status = RA_ERR_LIMIT;
     ra_error_set(err, status, 0, "the store's strings would pass %u bytes", RA_MAX_HEAP);
     goto done;
+shapes_oom:
+    if (sh.nmissing > RA_MAX_SHAPES) goto shapes_limit;
+    goto oom;
+shapes_limit:
+    st->shapes_full = true;
+    goto oom;
 types_limit:
     st->types_full = true;
     // fall through
@@ -465,13 +672,14 @@ done:
     ra_dealloc(tr);
     ra_dealloc(tt.index);
     ra_dealloc(tt.missing);
+    shapes_free(&sh);
     return status;
 }
 
 // A store holding only its root record, with no field, and no other symbol: what `RecordStore()`
 // starts as. (No symbol of it can be held by an earlier UpdatedRecordIDs, so renumbering is safe.)
 static bool pristine(const ra_source *st) {
-    return st->nrecs == 1 && st->nsyms <= 3 && st->recs[0].id && st->recs[0].type && ra_record_field_count(&st->recs[0]) == 0;
+    return st->nrecs == 1 && st->nsyms <= 3 && st->recs[0].id && st->recs[0].type && ra_record_field_count(st, &st->recs[0]) == 0;
 }
 
 // Exchanges everything but the locks (a pthread_rwlock_t must not move).
@@ -501,7 +709,7 @@ ra_status ra_source_publish_consuming(ra_source *st, ra_source *d, ra_error *err
     char *type = root + root_len;
     ra_sym_write(st, root_type, type);
     // Everything that can fail happens on the delta before the swap.
-    d->names_full = d->types_full = false;
+    d->names_full = d->types_full = d->shapes_full = false;
     uint32_t rsym = ra_intern(d, root, root_len), tsym = ra_intern(d, type, type_len);
     bool ok = rsym && tsym && ra_grow((void **)&d->updated, &d->capupdated, d->nrecs + 1, sizeof(uint32_t));
     bool created = false;
@@ -513,7 +721,7 @@ ra_status ra_source_publish_consuming(ra_source *st, ra_source *d, ra_error *err
         const ra_record *r = &d->recs[i];
         if (!r->id) continue;
         // The root was there before: it changed only if the payload gave it a field or a type.
-        if ((int64_t)i == ri && (created || (ra_rec_type(d, r) == tsym && ra_record_field_count(r) == 0))) continue;
+        if ((int64_t)i == ri && (created || (ra_rec_type(d, r) == tsym && ra_record_field_count(d, r) == 0))) continue;
         d->updated[d->nupdated++] = r->id;
     }
     swap_contents(st, d);

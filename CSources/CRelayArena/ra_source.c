@@ -71,12 +71,15 @@ ra_source *ra_source_create(void) {
     s->ntypes = 1;  // type 0 is the tombstone's
     s->texts = text_cache_create();
     if (!s->texts || !ra_grow((void **)&s->syms, &s->capsyms, 64, sizeof(ra_symbol)) ||
-        !ra_grow((void **)&s->types, &s->captypes, 16, sizeof(uint32_t))) {
+        !ra_grow((void **)&s->types, &s->captypes, 16, sizeof(uint32_t)) ||
+        !ra_grow((void **)&s->shapes, &s->capshapes, 16, sizeof(ra_shape))) {
         ra_source_destroy(s);
         return NULL;
     }
     memset(&s->syms[0], 0, sizeof s->syms[0]);
     s->types[0] = 0;
+    s->shapes[0] = (ra_shape){0, 0, 0};
+    s->nshapes = 1;  // shape 0 has no field
     return s;
 }
 
@@ -93,7 +96,11 @@ void ra_source_destroy(ra_source *s) {
     ra_dealloc(s->bloom);
     ra_dealloc_used(s->dslots, (size_t)s->ndslots * sizeof(uint32_t));
     ra_dealloc_used(s->recs, (size_t)s->nrecs * sizeof(ra_record));
-    ra_dealloc_used(s->slots, (size_t)s->nfields * sizeof(uint64_t));
+    ra_dealloc_used(s->vals, (size_t)s->nfields * sizeof(uint32_t));
+    ra_dealloc(s->shapes);
+    ra_dealloc(s->shape_words);
+    ra_dealloc(s->shape_map);
+    ra_dealloc(s->scratch);
     ra_dealloc_used(s->updated, (size_t)s->nupdated * sizeof(uint32_t));
     ra_dealloc(s->types);
     ra_dealloc(s->type_map);
@@ -422,7 +429,7 @@ bool ra_source_reserve(ra_source *s, uint32_t syms, uint32_t indexed, size_t sym
         !ra_grow((void **)&s->recs, &s->caprecs, s->nrecs + recs, sizeof(ra_record)))
         return false;
     if ((uint64_t)s->nfields + fields > UINT32_MAX) return false;
-    return ra_grow((void **)&s->slots, &s->capfields, s->nfields + fields, sizeof(uint64_t));
+    return ra_grow((void **)&s->vals, &s->capfields, s->nfields + fields, sizeof(uint32_t));
 }
 
 uint32_t ra_intern(ra_source *s, const char *text, size_t len) {
@@ -651,6 +658,75 @@ uint32_t ra_type_index_slow(ra_source *s, uint32_t sym) {
     return t;
 }
 
+// MARK: Shapes
+//
+// Records with the same keys and tags share one shape (ra_shape); `shape_map` finds a shape by
+// its words (open addressing by their hash, a power of two at most half full). Shapes are never
+// removed: one no record has any more stays (a handful of words).
+
+static inline uint32_t shape_home(uint32_t hash, uint32_t cap) { return (uint32_t)(((uint64_t)hash * cap) >> 32); }
+
+uint32_t ra_shape_find(const ra_source *s, const uint32_t *words, uint32_t count, uint32_t hash) {
+    if (!count) return 0;
+    if (!s->shape_map_cap) return RA_NONE;
+    for (uint32_t i = shape_home(hash, s->shape_map_cap); s->shape_map[i]; i = (i + 1) & (s->shape_map_cap - 1)) {
+        const ra_shape *sh = &s->shapes[s->shape_map[i]];
+        if (sh->hash == hash && sh->count == count && memcmp(s->shape_words + sh->first, words, (size_t)count * 4) == 0)
+            return s->shape_map[i];
+    }
+    return RA_NONE;
+}
+
+static bool shape_map_resize(ra_source *s, uint32_t cap) {
+    uint16_t *map = ra_calloc(cap, sizeof *map);
+    if (!map) return false;
+    for (uint32_t k = 1; k < s->nshapes; k++) {
+        uint32_t j = shape_home(s->shapes[k].hash, cap);
+        while (map[j]) j = (j + 1) & (cap - 1);
+        map[j] = (uint16_t)k;
+    }
+    ra_dealloc(s->shape_map);
+    s->shape_map = map;
+    s->shape_map_cap = cap;
+    return true;
+}
+
+bool ra_shapes_reserve(ra_source *s, uint32_t extra, uint64_t words) {
+    if (!extra) return true;
+    if ((uint64_t)s->nshapes + extra > (uint64_t)RA_MAX_SHAPES + 1) {
+        s->shapes_full = true;
+        return false;
+    }
+    uint32_t last = s->nshapes + extra - 1;  // the index the last one takes
+    if ((uint64_t)s->nshape_words + words > UINT32_MAX) return false;
+    if (!ra_grow((void **)&s->shapes, &s->capshapes, last + 1, sizeof(ra_shape)) ||
+        !ra_grow((void **)&s->shape_words, &s->capshape_words, s->nshape_words + (uint32_t)words, sizeof(uint32_t)))
+        return false;
+    uint32_t cap = s->shape_map_cap ? s->shape_map_cap : 16;
+    while (2 * last >= cap) cap *= 2;
+    return cap == s->shape_map_cap || shape_map_resize(s, cap);
+}
+
+uint32_t ra_shape_add_reserved(ra_source *s, const uint32_t *words, uint32_t count, uint32_t hash) {
+    uint32_t k = s->nshapes++;
+    s->shapes[k] = (ra_shape){.first = s->nshape_words, .count = count, .hash = hash};
+    memcpy(s->shape_words + s->nshape_words, words, (size_t)count * 4);
+    s->nshape_words += count;
+    uint32_t j = shape_home(hash, s->shape_map_cap);
+    while (s->shape_map[j]) j = (j + 1) & (s->shape_map_cap - 1);
+    s->shape_map[j] = (uint16_t)k;
+    return k;
+}
+
+uint32_t ra_shape_of(ra_source *s, const uint32_t *words, uint32_t count) {
+    if (!count) return 0;
+    uint32_t hash = ra_shape_hash(words, count);
+    uint32_t k = ra_shape_find(s, words, count, hash);
+    if (k != RA_NONE) return k;
+    if (!ra_shapes_reserve(s, 1, count)) return RA_NONE;
+    return ra_shape_add_reserved(s, words, count, hash);
+}
+
 int64_t ra_record_get_or_create(ra_source *s, uint32_t id_sym, uint32_t type_sym, bool *created) {
     uint32_t r = s->syms[id_sym].record;
     if (r) {
@@ -664,7 +740,7 @@ int64_t ra_record_get_or_create(ra_source *s, uint32_t id_sym, uint32_t type_sym
     if (!type && type_sym) return -1;
     uint32_t idx = s->nrecs++;
     // (No room: it takes some when it gets a field, at the end of the slots.)
-    s->recs[idx] = (ra_record){.id = id_sym, .fields = s->nfields, .type = (uint16_t)type, .count = 0};
+    s->recs[idx] = (ra_record){.id = id_sym, .fields = s->nfields, .type = (uint16_t)type, .shape = 0};
     s->syms[id_sym].record = idx + 1;
     if (created) *created = true;
     return idx;
@@ -673,9 +749,10 @@ int64_t ra_record_get_or_create(ra_source *s, uint32_t id_sym, uint32_t type_sym
 uint64_t ra_record_get(const ra_source *s, uint32_t rec, uint32_t key) {
     const ra_record *r = &s->recs[rec];
     if (r->self_id && key == s->id_key) return ra_make(RA_TAG_IDSTR, r->id);
-    const uint64_t *f = s->slots + r->fields;
-    for (uint32_t i = 0; i < r->count; i++)
-        if (ra_slot_key(f[i]) == key) return ra_slot_value(f[i]);
+    const ra_shape *sh = &s->shapes[r->shape];
+    const uint32_t *w = s->shape_words + sh->first;
+    for (uint32_t i = 0; i < sh->count; i++)
+        if ((w[i] & RA_SLOT_KEY) == key) return ra_slot_value(((uint64_t)s->vals[r->fields + i] << 32) | w[i]);
     return 0;
 }
 
@@ -683,23 +760,24 @@ uint64_t ra_record_get(const ra_source *s, uint32_t rec, uint32_t key) {
 bool ra_record_reserve(ra_source *s, uint32_t rec, uint32_t cap) {
     ra_record *r = &s->recs[rec];
     bool tail = s->tail == rec + 1;
-    if (tail ? (uint64_t)r->fields + cap <= s->nfields : cap <= r->count) return true;
+    uint32_t count = ra_rec_count(s, r);
+    if (tail ? (uint64_t)r->fields + cap <= s->nfields : cap <= count) return true;
     if (cap > RA_MAX_FIELDS_PER_RECORD) {
         s->fields_full = true;
         return false;
     }
     if (tail) {
-        // The last slots of the arena (a record being built, the last one to grow): they grow
+        // The last values of the arena (a record being built, the last one to grow): they grow
         // in place, leaving no garbage.
         if (r->fields > UINT32_MAX - cap) return false;
-        if (!ra_grow((void **)&s->slots, &s->capfields, r->fields + cap, sizeof(uint64_t))) return false;
+        if (!ra_grow((void **)&s->vals, &s->capfields, r->fields + cap, sizeof(uint32_t))) return false;
         s->nfields = r->fields + cap;
         return true;
     }
     if (s->nfields > UINT32_MAX - cap) return false;
-    if (!ra_grow((void **)&s->slots, &s->capfields, s->nfields + cap, sizeof(uint64_t))) return false;
+    if (!ra_grow((void **)&s->vals, &s->capfields, s->nfields + cap, sizeof(uint32_t))) return false;
     r = &s->recs[rec];
-    if (r->count) memcpy(s->slots + s->nfields, s->slots + r->fields, r->count * sizeof(uint64_t));
+    if (count) memcpy(s->vals + s->nfields, s->vals + r->fields, (size_t)count * sizeof(uint32_t));
     r->fields = s->nfields;
     s->nfields += cap;
     s->tail = rec + 1;
@@ -720,40 +798,59 @@ bool ra_is_own_id(const ra_source *s, uint32_t rec, uint64_t value) {
     return ra_text_is_own_id(s, id, (const char *)text, len);
 }
 
-bool ra_record_set(ra_source *s, uint32_t rec, uint32_t key, uint64_t value) {
+bool ra_record_set_all(ra_source *s, uint32_t rec, const uint64_t *slots, uint32_t n) {
     ra_record *r = &s->recs[rec];
-    uint64_t *f = s->slots + r->fields;
-    bool own = key == s->id_key && key && ra_is_own_id(s, rec, value);
-    for (uint32_t i = 0; i < r->count; i++) {
-        if (ra_slot_key(f[i]) == key) {
-            if (own) {  // (the slot goes: one form for one value)
-                memmove(f + i, f + i + 1, (r->count - i - 1) * sizeof *f);
-                r->count--;
-                r->self_id = 1;
-                return true;
-            }
-            f[i] = ra_slot_pack(key, value);
-            return true;
+    uint32_t count = ra_rec_count(s, r);
+    uint64_t cap = (uint64_t)count + n;
+    // The record as it becomes, in the scratch words: its shape's words, then its values (a
+    // shape's own words may move when one is added).
+    if (2 * cap > UINT32_MAX - 1 || !ra_scratch_reserve(s, (uint32_t)(2 * cap))) return false;
+    uint32_t *w = s->scratch, *v = s->scratch + cap, m = count;
+    if (count) {
+        memcpy(w, ra_rec_words(s, r), (size_t)count * 4);
+        memcpy(v, s->vals + r->fields, (size_t)count * 4);
+    }
+    bool self_id = r->self_id;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t key = ra_slot_key(slots[i]);
+        bool own = key == s->id_key && key && ra_is_own_id(s, rec, ra_slot_value(slots[i]));
+        uint32_t j = 0;
+        while (j < m && (w[j] & RA_SLOT_KEY) != key) j++;
+        if (j < m && own) {  // (the slot goes: one form for one value)
+            memmove(w + j, w + j + 1, (size_t)(m - j - 1) * 4);
+            memmove(v + j, v + j + 1, (size_t)(m - j - 1) * 4);
+            m--;
+            self_id = true;
+            continue;
         }
-    }
-    if (key == s->id_key && key) {
-        // The `id` field: its record's own data ID goes in the flag, anything else in a slot.
-        r->self_id = own;
-        if (own) return true;
-    }
-    if (s->tail != rec + 1 || r->fields + r->count == s->nfields) {
-        // No room: the tail record takes one more slot in place (the array grows by doubling);
-        // any other moves to the end, its old slots becoming garbage, and is the tail from then.
-        if (r->count >= RA_MAX_FIELDS_PER_RECORD) {
-            s->fields_full = true;
-            return false;
+        if (j == m && key == s->id_key && key) {
+            // The `id` field: its record's own data ID goes in the flag, anything else in a slot.
+            self_id = own;
+            if (own) continue;
         }
-        if (!ra_record_reserve(s, rec, (uint32_t)r->count + 1)) return false;
-        r = &s->recs[rec];
+        w[j] = ra_slot_word(slots[i]);
+        v[j] = (uint32_t)(slots[i] >> 32);
+        if (j == m) m++;
     }
-    s->slots[r->fields + r->count] = ra_slot_pack(key, value);
-    r->count++;
+    if (m > RA_MAX_FIELDS_PER_RECORD) {
+        s->fields_full = true;
+        return false;
+    }
+    // Room first (the tail record grows in place; any other that grows moves to the end, its old
+    // values becoming garbage), then the shape: a failure leaves the record as it was.
+    if (m > count && !ra_record_reserve(s, rec, m)) return false;
+    uint32_t shape = ra_shape_of(s, w, m);
+    if (shape == RA_NONE) return false;
+    r = &s->recs[rec];
+    if (m) memcpy(s->vals + r->fields, v, (size_t)m * 4);
+    r->shape = (uint16_t)shape;
+    r->self_id = self_id;
     return true;
+}
+
+bool ra_record_set(ra_source *s, uint32_t rec, uint32_t key, uint64_t value) {
+    uint64_t slot = ra_slot_pack(key, value);
+    return ra_record_set_all(s, rec, &slot, 1);
 }
 
 uint64_t ra_heap_put_refs(ra_source *s, const uint32_t *syms, uint32_t count) {
@@ -803,22 +900,24 @@ void ra_source_drop_unnamed(ra_source *s) {
 }
 
 uint32_t ra_source_record_count(const ra_source *s) { return s->nrecs; }
+uint32_t ra_source_shape_count(const ra_source *s) { return s->nshapes; }
 
 void ra_record_trim(ra_source *s, uint32_t rec) {
-    if (s->tail == rec + 1) s->nfields = s->recs[rec].fields + s->recs[rec].count;
+    if (s->tail == rec + 1) s->nfields = s->recs[rec].fields + ra_rec_count(s, &s->recs[rec]);
 }
 
 uint64_t ra_source_unused_slot_bytes(const ra_source *s) {
     uint64_t used = 0;
-    for (uint32_t i = 0; i < s->nrecs; i++) used += s->recs[i].count;
-    return ((uint64_t)s->nfields - used) * sizeof(uint64_t);
+    for (uint32_t i = 0; i < s->nrecs; i++) used += ra_rec_count(s, &s->recs[i]);
+    return ((uint64_t)s->nfields - used) * sizeof(uint32_t);
 }
 
 uint64_t ra_source_arena_bytes(const ra_source *s) {
     return (uint64_t)s->sym_bytes.len + (uint64_t)s->nsyms * sizeof(ra_symbol) + (uint64_t)s->index_cap * 4 +
            (uint64_t)s->dtab_cap * sizeof(ra_dtable) + (uint64_t)s->ndslots * 4 + (uint64_t)s->bloom_words * 8 +
-           (uint64_t)s->nrecs * sizeof(ra_record) + (uint64_t)s->nfields * sizeof(uint64_t) + s->heap.len +
-           (uint64_t)s->ntypes * 4 + (uint64_t)s->type_map_cap * 2;
+           (uint64_t)s->nrecs * sizeof(ra_record) + (uint64_t)s->nfields * sizeof(uint32_t) + s->heap.len +
+           (uint64_t)s->ntypes * 4 + (uint64_t)s->type_map_cap * 2 + (uint64_t)s->nshapes * sizeof(ra_shape) +
+           (uint64_t)s->nshape_words * 4 + (uint64_t)s->shape_map_cap * 2;
 }
 
 uint32_t ra_source_find_symbol(const ra_source *s, const char *text, size_t len) {
@@ -910,7 +1009,7 @@ int ra_source_record_at(const ra_source *s, uint32_t index, uint32_t *id_sym, ui
     const ra_record *r = &s->recs[index];
     *id_sym = r->id;
     *type_sym = ra_rec_type(s, r);
-    *field_count = ra_record_field_count(r);
+    *field_count = ra_record_field_count(s, r);
     return 1;
 }
 
@@ -929,7 +1028,7 @@ void ra_source_record_field_at(const ra_source *s, uint32_t index, uint32_t i, u
         }
         i--;
     }
-    uint64_t slot = s->slots[r->fields + i];
+    uint64_t slot = ra_rec_slot(s, r, i);
     *key_sym = ra_slot_key(slot);
     *value = ra_slot_value(slot);
 }

@@ -194,8 +194,8 @@ final class StoreTests: XCTestCase {
         XCTAssertEqual(loaded.unusedSlotBytes, 0, "T2 changed values and took no new slot")
         XCTAssertEqual(Array(try loaded.commit(response: refetch("T3"), plan: r("T3"))), ["client:root", "T3"])
         // The root (1 link, the last record: it grows in place) and T3 (1 slot, its `id` not its
-        // own: it moves, leaving that slot) take new keys. T3's `id` is its own now: the bit.
-        XCTAssertEqual(loaded.unusedSlotBytes, 8)
+        // own: it moves, leaving that slot's 4-byte value) take new keys. T3's `id` is its own now: the bit.
+        XCTAssertEqual(loaded.unusedSlotBytes, 4)
         let t3 = String(decoding: loaded.relayJSON(), as: UTF8.self)
         XCTAssertTrue(t3.contains(#""T3":{"__id":"T3","__typename":"Todo","id":"T3","text":"t","complete":true,"notes":"n","priority":1}"#), t3)
 
@@ -323,6 +323,97 @@ final class StoreTests: XCTestCase {
         XCTAssertThrowsError(try store.commit(response: nodes([#"{"__typename":"Last","id":"z"}"#]), plan: plan)) { error in
             XCTAssertTrue("\(error)".contains("32767 typenames"), "\(error)")
         }
+    }
+
+    /// Records with the same fields share one shape (their keys and their values' kinds), each
+    /// record keeping its values alone: the number of shapes follows the kinds of records, not
+    /// their number. A flipped boolean or a changed string keeps a record's shape; a value of
+    /// another kind (a string becoming null) gives the record another, and leaves the records that
+    /// shared its old one as they were. The shapes' limit refuses a publish whole.
+    func testRecordsWithTheSameFieldsShareAShape() throws {
+        let small = RecordStore(), list = RecordStore()
+        try small.commit(response: TodoListWorkload(todos: 100).response(), plan: try TodoListSetup.plan(todos: 100))
+        let workload = TodoListWorkload(todos: 1_000)
+        let listPlan = try TodoListSetup.plan(todos: 1_000)
+        try list.commit(response: workload.response(), plan: listPlan)
+        let kinds = list.shapeCount
+        XCTAssertEqual(kinds, small.shapeCount, "ten times the todos, the same shapes")
+        // The root, the user, the connection, an edge, a todo, the page info, and shape 0.
+        XCTAssertEqual(kinds, 7)
+
+        func id(_ i: Int) -> String { Data("Todo:\(i)".utf8).base64EncodedString() }
+        func show(_ id: String, _ key: String) -> String {
+            list.withSnapshot { s in
+                guard case .record(let r) = s.record(id) else { return "no record" }
+                switch s.field(r, key) {
+                case nil: return "missing"
+                case .null?: return "null"
+                case .bool(let b)?: return "\(b)"
+                case .int(let i)?: return "int \(i)"
+                case .string(let t)?: return "\"\(t.string)\""
+                default: return "other"
+                }
+            }
+        }
+        let refetch = workload.response(changedPercent: 10)
+        let text = String(decoding: refetch, as: UTF8.self)
+        let editedCount = text.components(separatedBy: " (edited)").count - 1
+        let edited = (0..<1_000).first { text.contains("#\($0) (edited)") }!
+        let wasComplete = show(id(edited), "complete")
+        XCTAssertGreaterThan(editedCount, 50)
+        XCTAssertEqual(Array(try list.commit(response: refetch, plan: listPlan)).count, editedCount, "the edited todos")
+        XCTAssertEqual(list.shapeCount, kinds, "flipped booleans and new texts keep the records' shapes")
+        XCTAssertTrue(show(id(edited), "text").hasSuffix(" (edited)\""), show(id(edited), "text"))
+        XCTAssertEqual(show(id(edited), "complete"), wasComplete == "true" ? "false" : "true")
+
+        let compiler = try Compiler(schema: GraphQLSourceFile(name: "todo.graphql", text: Fixtures.text("todo.graphql")))
+        let docs = try compiler.compile([GraphQLSourceFile(name: "q.graphql", text: """
+            query R($id: ID!) { node(id: $id) { id ... on Todo { notes priority } } }
+            query Z { viewer { locale } }
+            """)])
+        func node(_ i: Int, notes: String, priority: Int) throws -> [String] {
+            let plan = try NormalizationPlan(operation: docs.operations["R"]!, variables: ["id": .string(id(i))])
+            let body = #"{"data":{"node":{"__typename":"Todo","id":"\#(id(i))","notes":\#(notes),"priority":\#(priority)}}}"#
+            return Array(try list.commit(response: Array(body.utf8), plan: plan))
+        }
+        let text6 = show(id(6), "text")
+        XCTAssertEqual(Set(try node(5, notes: #""n""#, priority: 1)), ["client:root", id(5)])
+        XCTAssertEqual(list.shapeCount, kinds + 2, "the root's with `node(id:…)`, and T5's with notes and priority")
+        XCTAssertEqual(try node(5, notes: "null", priority: 2), [id(5)])
+        XCTAssertEqual(list.shapeCount, kinds + 3, "T5's notes: a string, then null")
+        XCTAssertEqual([show(id(5), "notes"), show(id(5), "priority")], ["null", "int 2"])
+        XCTAssertEqual([show(id(6), "text"), show(id(6), "notes")], [text6, "missing"], "T6 kept the shape T5 left")
+        XCTAssertEqual(try node(5, notes: #""m""#, priority: 2), [id(5)])
+        XCTAssertEqual(list.shapeCount, kinds + 3, "back to a shape the store has")
+        XCTAssertEqual(show(id(5), "notes"), #""m""#)
+        XCTAssertEqual(try node(5, notes: #""m""#, priority: 2), [], "the same again")
+
+        // A payload whose first record has no field at all (its selection's field missing): shape 0.
+        let empty = RecordStore()
+        let z = try NormalizationPlan(operation: docs.operations["Z"]!)
+        XCTAssertEqual(Set(try empty.commit(response: Array(#"{"data":{"viewer":{}}}"#.utf8), plan: z)),
+                       ["client:root", "client:root:viewer"])
+        XCTAssertEqual(String(decoding: empty.relayJSON(), as: UTF8.self),
+                       #"{"client:root":{"__id":"client:root","__typename":"__Root","viewer":{"__ref":"client:root:viewer"}},"#
+                       + #""client:root:viewer":{"__id":"client:root:viewer","__typename":"Viewer"}}"#)
+
+        // The limit: 65,536 shapes with shape 0, loaded from a store file of records of one key each.
+        func file(_ keys: Range<Int>) -> [UInt8] {
+            Array(("{" + keys.map { #""r\#($0)":{"__id":"r\#($0)","__typename":"Todo","k\#($0)":1}"# }.joined(separator: ",") + "}").utf8)
+        }
+        XCTAssertThrowsError(try RecordStore(relayJSON: file(0..<65_536))) { error in
+            XCTAssertEqual((error as? RelayArenaError)?.code, .limit, "\(error)")
+            XCTAssertTrue("\(error)".contains("65535 record shapes"), "\(error)")
+        }
+        let full = try RecordStore(relayJSON: file(0..<65_535))
+        XCTAssertEqual(full.shapeCount, 65_536)
+        let before = full.relayJSON()
+        let r = try NormalizationPlan(operation: docs.operations["R"]!, variables: ["id": .string("r7")])
+        XCTAssertThrowsError(try full.commit(response: Array(#"{"data":{"node":{"__typename":"Todo","id":"r7","notes":"x","priority":3}}}"#.utf8), plan: r)) { error in
+            XCTAssertEqual((error as? RelayArenaError)?.code, .limit, "\(error)")
+            XCTAssertTrue("\(error)".contains("65535 record shapes"), "\(error)")
+        }
+        XCTAssertEqual(full.relayJSON(), before, "refused whole")
     }
 
     /// The same, when the repeated record has a record of its own inside (a new ID, interned

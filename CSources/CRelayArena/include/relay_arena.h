@@ -93,6 +93,10 @@ uint64_t ra_source_arena_bytes(const ra_source *src);
 /// record left behind when it grew, room it was given and did not fill. Walks the record table.
 uint64_t ra_source_unused_slot_bytes(const ra_source *src);
 
+/// Record shapes in the source (the keys and value tags that records with the same fields share;
+/// shape 0 has none). At most 65,536.
+uint32_t ra_source_shape_count(const ra_source *src);
+
 /// Symbol lookup: 0 when the text was never interned.
 uint32_t ra_source_find_symbol(const ra_source *src, const char *text, size_t len);
 ra_bytes_ref ra_source_symbol_text(const ra_source *src, uint32_t sym);

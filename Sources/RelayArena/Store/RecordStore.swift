@@ -69,6 +69,15 @@ public final class RecordStore: @unchecked Sendable {
         return Int(ra_source_unused_slot_bytes(raw))
     }
 
+    /// How many record shapes the store holds: a shape is the field keys (and their values' kinds)
+    /// that records with the same fields share, so that a record keeps its values alone. It grows
+    /// with the kinds of records, not with their number; at most 65,536 (the first has no field).
+    public var shapeCount: Int {
+        ra_source_read_lock(raw)
+        defer { ra_source_unlock(raw) }
+        return Int(ra_source_shape_count(raw))
+    }
+
     /// Merges a normalized payload (relay's `publish`): returns the data IDs whose record is new
     /// or had some field change. Atomic: on error nothing changed.
     @discardableResult
