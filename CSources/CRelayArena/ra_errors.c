@@ -257,6 +257,11 @@ ra_status ra_normalizer_attach_errors(ra_normalizer *n) {
     if (ok) return RA_OK;
 oom:
     n->failed = true;
+    if (n->delta->shapes_full || n->delta->fields_full) {  // (the record that takes `__errors`)
+        ra_error_set(&n->err, RA_ERR_LIMIT, n->consumed, "storing response errors passes the arena's limit of %s",
+                     n->delta->shapes_full ? "65535 record shapes" : "32767 fields a record");
+        return RA_ERR_LIMIT;
+    }
     ra_error_set(&n->err, RA_ERR_NOMEM, n->consumed, "out of memory while storing response errors");
     return RA_ERR_NOMEM;
 }

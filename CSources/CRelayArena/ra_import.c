@@ -79,6 +79,10 @@ static int itoo_long(importer *im) {
 }
 
 static bool set_field(importer *im, uint64_t v) {
+    if (v && im->nfields > 2 * RA_MAX_FIELDS_PER_RECORD) {  // (set what there is: past the limit, that fails)
+        if (!ra_record_set_all(im->src, (uint32_t)im->rec, im->fields, im->nfields)) return false;
+        im->nfields = 0;
+    }
     if (!v || !ra_grow((void **)&im->fields, &im->capfields, im->nfields + 1, sizeof(uint64_t))) return false;
     im->fields[im->nfields++] = ra_slot_pack(im->key, v);
     return true;

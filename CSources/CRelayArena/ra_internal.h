@@ -14,7 +14,7 @@
 
 #define RA_STAGE_ALIGN 4u  // staged values' slots (ra_buf_slot)
 #define RA_MAX_SYMBOLS 0x0FFFFFF0u  // index slots keep 28 bits of symbol (ra_source.c)
-#define RA_MAX_FIELDS_PER_RECORD 0x7FFFu  // slots of a record (and its `id` bit: 2^15 fields)
+#define RA_MAX_FIELDS_PER_RECORD 0x7FFFu  // values of a record (and its `id` bit: 2^15 fields)
 #define RA_MAX_TYPES 0x7FFFu             // typenames of one source (ra_record.type keeps 15 bits)
 
 /// Counted allocation (ra_alloc.c): every block of the core, yajl's included.
@@ -530,13 +530,6 @@ uint32_t ra_shape_add_reserved(ra_source *s, const uint32_t *words, uint32_t cou
 static inline bool ra_scratch_reserve(ra_source *s, uint32_t n) {
     return ra_grow((void **)&s->scratch, &s->capscratch, n ? n : 1, sizeof(uint32_t));
 }
-/// Gives record `rec` the shape of `words` (`count`: the values it has from `fields`). False on OOM / limit, with the record unchanged.
-static inline bool ra_rec_reshape(ra_source *s, uint32_t rec, const uint32_t *words, uint32_t count) {
-    uint32_t shape = ra_shape_of(s, words, count);
-    if (shape == RA_NONE) return false;
-    s->recs[rec].shape = (uint16_t)shape;
-    return true;
-}
 
 /// The typename symbol of a record (0: a tombstone).
 static inline uint32_t ra_rec_type(const ra_source *s, const ra_record *r) { return s->types[r->type]; }
@@ -573,7 +566,7 @@ static inline __attribute__((always_inline)) int64_t ra_record_new_typed(ra_sour
 }
 /// A new record with room for exactly `cap` fields and no data ID yet (`id` 0: the normalizer's
 /// list items whose client ID waits for their list's owner; named later, or dropped by
-/// ra_source_drop_unnamed). One append to the record table and one to the slot arrays, inline
+/// ra_source_drop_unnamed). One append to the record table and one to the values, inline
 /// for the normalizer. -1 on OOM / past the limits.
 static inline __attribute__((always_inline)) int64_t ra_record_new_unnamed(ra_source *s, uint32_t type_sym, uint32_t cap) {
     uint32_t type = ra_type_index(s, type_sym);

@@ -146,9 +146,10 @@ __attribute__((noinline)) static bool demote(ra_normalizer *n, frame *f) {
     return true;
 }
 
-// A field of a record frame: a quick one's goes straight into its record's next slot (there is
-// one for each entry of its set, but for a string `id`, kept in the record's flag; past that it
-// is demoted: a quick record whose `id` is not a string), another's onto the staging stack.
+// A field of a record frame: a quick one's value goes straight into its record's next value, its
+// key and tag into the shape words waiting for the record's close (there is room for each entry
+// of its set, but for a string `id`, kept in the record's flag; past that it is demoted: a quick
+// record whose `id` is not a string), another's onto the staging stack.
 static inline __attribute__((always_inline)) bool add_field(ra_normalizer *n, frame *f, uint32_t key, uint64_t value) {
     if (f->quick) {
         if (__builtin_expect(f->slot < f->slot_end, 1)) {
@@ -591,13 +592,12 @@ static inline __attribute__((always_inline)) int64_t new_record_with(ra_normaliz
 // commit, and the unnamed record is dropped when the payload finishes.
 __attribute__((noinline)) static int merge_unnamed(ra_normalizer *n, uint32_t existing, uint32_t rec) {
     ra_source *d = n->delta;
-    for (uint32_t i = 0; i < ra_rec_count(d, &d->recs[rec]); i++) {
-        uint64_t slot = ra_rec_slot(d, &d->recs[rec], i);
-        if (!ra_record_set(d, existing, ra_slot_key(slot), ra_slot_value(slot))) return oom(n);
-    }
-    if (d->recs[rec].self_id && !ra_record_set(d, existing, d->id_key, ra_make(RA_TAG_IDSTR, d->recs[existing].id)))
-        return oom(n);
-    return 1;
+    const ra_record *r = &d->recs[rec];
+    uint32_t count = ra_rec_count(d, r);
+    if (!ra_grow((void **)&n->setbuf, &n->cap_setbuf, count + 1, sizeof(uint64_t))) return oom(n);
+    for (uint32_t i = 0; i < count; i++) n->setbuf[i] = ra_rec_slot(d, r, i);
+    if (r->self_id) n->setbuf[count++] = ra_slot_pack(d->id_key, ra_make(RA_TAG_IDSTR, d->recs[existing].id));
+    return ra_record_set_all(d, existing, n->setbuf, count) ? 1 : oom(n);
 }
 static inline __attribute__((always_inline)) int name_record(ra_normalizer *n, uint32_t id, uint32_t rec) {
     ra_source *d = n->delta;
@@ -678,6 +678,9 @@ static int commit(ra_normalizer *n, uint32_t id, uint32_t type, const staged_fie
         ra_record_trim(n->delta, (uint32_t)rec);
         return 1;
     }
+    // The fields set at once, the record taking its new shape once.
+    if (!ra_grow((void **)&n->setbuf, &n->cap_setbuf, count ? count : 1, sizeof(uint64_t))) return oom(n);
+    uint32_t nset = 0;
     for (uint32_t i = 0; i < count; i++) {
         if (fields[i].buffered) continue;
         uint64_t v = fields[i].value;
@@ -686,8 +689,10 @@ static int commit(ra_normalizer *n, uint32_t id, uint32_t type, const staged_fie
             continue;
         }
         uint64_t dv = to_delta(n, v, base);
-        if (!dv || !ra_record_set(n->delta, (uint32_t)rec, fields[i].key, dv)) return oom(n);
+        if (!dv) return oom(n);
+        n->setbuf[nset++] = ra_slot_pack(fields[i].key, dv);
     }
+    if (!ra_record_set_all(n->delta, (uint32_t)rec, n->setbuf, nset)) return oom(n);
     ra_record_trim(n->delta, (uint32_t)rec);  // (room left, when its slots end the arena)
     return 1;
 }
@@ -1117,7 +1122,7 @@ static int finish_record(ra_normalizer *n, uint32_t depth, uint32_t type_sym, bo
         if (n->npend > f->pend_base && !settle_pending(n, f->pend_base, depth, f->resolved)) return 0;
         f = &n->frames[depth];
         if (f->quick) {
-            seal_quick(n, f, f->resolved);
+            if (!seal_quick(n, f, f->resolved)) return oom(n);
             if (!name_record(n, f->resolved, f->rec)) return 0;
         } else {
             // The `id` field's value is the data ID's symbol, now known.
@@ -1638,6 +1643,7 @@ void ra_normalizer_destroy(ra_normalizer *n) {
     ra_dealloc(n->plan_syms);
     ra_dealloc(n->plan_types);
     ra_dealloc(n->set_shapes);
+    ra_dealloc(n->setbuf);
     ra_dealloc(n->qwords);
     ra_dealloc(n);
 }

@@ -128,6 +128,8 @@ struct ra_normalizer {
     uint32_t *qwords;
     uint32_t nqwords, cap_qwords;
     uint16_t *set_shapes;  // plan set -> the shape its last record took (0: none yet), tried first
+    uint64_t *setbuf;      // fields set on an existing record at once (ra_record_set_all)
+    uint32_t cap_setbuf;
     uint32_t cid_parent, cid_key, cid_prefix;  // the last list's client-ID prefix: its parent, storage key, symbol
     uint32_t cid_hint;     // where that prefix's derivation table sits (ra_intern_derived_hinted)
     uint32_t sym_type_schema;

@@ -369,14 +369,52 @@ static inline __attribute__((always_inline)) uint32_t store_shape(const ra_sourc
 #define FROM_NONE UINT32_MAX
 #define RA_DIFFER_BITS 64u
 
+// Which fields of a changing record differ past its first 64 (those are in its change's
+// `differ`): pass 1 sets them, pass 2 reads them, so that it writes exactly what pass 1 found
+// and made room for (a comparison that allocates could answer otherwise a second time).
+typedef struct {
+    uint64_t *words;
+    uint32_t capwords;
+    uint64_t nbits;
+} differ_bits;
+
+// Bits for a record of `fields` fields past the first 64; `*at` gets the first. False on OOM.
+static bool more_reserve(differ_bits *b, uint32_t fields, uint32_t *at) {
+    *at = 0;
+    if (fields <= RA_DIFFER_BITS) return true;
+    uint64_t extra = fields - RA_DIFFER_BITS, words = (b->nbits + extra + 63) / 64;
+    if (b->nbits + extra > UINT32_MAX) return false;
+    uint32_t old = b->capwords;
+    if (!ra_grow((void **)&b->words, &b->capwords, (uint32_t)words, sizeof(uint64_t))) return false;
+    if (b->capwords > old) memset(b->words + old, 0, (size_t)(b->capwords - old) * sizeof(uint64_t));
+    *at = (uint32_t)b->nbits;
+    b->nbits += extra;
+    return true;
+}
+static inline void differ_set(differ_bits *b, uint64_t *differ, uint32_t at, uint32_t f) {
+    if (f < RA_DIFFER_BITS) {
+        *differ |= (uint64_t)1 << f;
+        return;
+    }
+    uint64_t k = (uint64_t)at + f - RA_DIFFER_BITS;
+    b->words[k / 64] |= (uint64_t)1 << (k % 64);
+}
+static inline bool differ_get(const differ_bits *b, uint64_t differ, uint32_t at, uint32_t f) {
+    if (f < RA_DIFFER_BITS) return differ >> f & 1;
+    uint64_t k = (uint64_t)at + f - RA_DIFFER_BITS;
+    return b->words[k / 64] >> (k % 64) & 1;
+}
+
 // Relay's field-by-field merge of delta record `dr` into store record `ri` (both live): the
 // fields that differ, and the record it makes, as words in sh->merged (`*count` of them; a
 // position marked FROM_NONE goes) with sh->from saying where each value comes from, and whether
-// its `id` is in its flag. `differ` gets the first 64 differing fields (by delta field), `*heap`
-// what their values take. Returns how many fields differ, UINT32_MAX on OOM.
+// its `id` is in its flag. `differ` and `bits` from `at` get the differing fields (by delta
+// field: more_reserve made room), `*heap` what their values take. With `known`, the fields differ
+// as they say already (pass 2 does not compare them again). Returns how many fields differ,
+// UINT32_MAX on OOM.
 static uint32_t merge_fields(const ra_source *st, const ra_source *d, const uint32_t *tr, shape_translation *sh,
                              const ra_record *dr, uint32_t ri, uint32_t *count, bool *self_id, uint64_t *differ,
-                             size_t *heap) {
+                             differ_bits *bits, uint32_t at, bool known, size_t *heap) {
     const ra_record *sr = &st->recs[ri];
     uint32_t sc = ra_rec_count(st, sr), nf = fields_to_merge(d, dr, sr), m = sc, ndiff = 0;
     uint32_t own = tr[dr->id];
@@ -384,7 +422,8 @@ static uint32_t merge_fields(const ra_source *st, const ra_source *d, const uint
     if (sc) memcpy(sh->merged, ra_rec_words(st, sr), (size_t)sc * 4);
     for (uint32_t j = 0; j < sc; j++) sh->from[j] = j;
     *self_id = sr->self_id;
-    *differ = 0;
+    uint64_t was = *differ;
+    if (!known) *differ = 0;
     for (uint32_t f = 0; f < nf; f++) {
         uint64_t dslot = delta_slot(d, dr, f);
         uint32_t key = tr[ra_slot_key(dslot)];
@@ -394,8 +433,8 @@ static uint32_t merge_fields(const ra_source *st, const ra_source *d, const uint
         uint64_t sslot = j < sc ? ra_rec_slot(st, sr, j)
                          : sr->self_id && key == st->id_key ? ra_slot_pack(key, ra_make(RA_TAG_IDSTR, sr->id))
                                                             : 0;
-        if (sslot && slot_equal_fast(st, sslot, d, dslot, tr)) continue;
-        if (f < RA_DIFFER_BITS) *differ |= (uint64_t)1 << f;
+        if (known ? !differ_get(bits, was, at, f) : sslot && slot_equal_fast(st, sslot, d, dslot, tr)) continue;
+        if (!known) differ_set(bits, differ, at, f);
         *heap += heap_need(d, ra_slot_value(dslot));
         ndiff++;
         uint64_t dv = ra_slot_value(dslot);
@@ -429,9 +468,9 @@ static uint32_t compact_merged(shape_translation *sh, uint32_t m) {
 }
 
 // One delta record that will change the store: its index in the delta, the store record (or
-// -1 when new), what it does, the shape it gives the store record and which of its first 64
-// fields differ (pass 2 writes those without comparing again: by then the store's lines are
-// long gone).
+// -1 when new), what it does, the shape it gives the store record and which of its fields
+// differ, the first 64 in `differ`, the rest in differ_bits (pass 2 writes those without
+// comparing again: by then the store's lines are long gone).
 enum { CHANGE_COPY, CHANGE_TOMB, CHANGE_FIELDS, CHANGE_REBUILD };
 typedef struct change {
     uint32_t drec;
@@ -440,6 +479,7 @@ typedef struct change {
     uint8_t self_id;
     int64_t srec;
     uint64_t differ;
+    uint32_t more;  // its fields past the first 64 in the publish's differ_bits, from here
 } change;
 
 ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
@@ -449,6 +489,7 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
     shape_translation sh = {.index = ra_malloc((size_t)d->nshapes * sizeof(uint32_t))};
     change *changes = ra_malloc((d->nrecs ? d->nrecs : 1) * sizeof *changes);
     uint32_t nchanges = 0;
+    differ_bits bits = {0};
     ra_status status = RA_OK;
     if (!tr || !changes || !tt.index || !tt.missing || !sh.index) goto oom;
     // Interning adds symbols only: invisible to readers of records, so it may run first.
@@ -509,11 +550,11 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
             if (shape == RA_NONE) goto shapes_oom;
             need_fields += dc;
             for (uint32_t f = 0; f < dc; f++) need_heap += heap_need(d, ra_slot_value(ra_rec_slot(d, dr, f)));
-            changes[nchanges++] = (change){i, (uint16_t)shape, CHANGE_COPY, dr->self_id, sr ? (int64_t)rec1 - 1 : -1, 0};
+            changes[nchanges++] = (change){i, (uint16_t)shape, CHANGE_COPY, dr->self_id, sr ? (int64_t)rec1 - 1 : -1, 0, 0};
             continue;
         }
         if (!dr->type) {
-            if (sr->type) changes[nchanges++] = (change){i, 0, CHANGE_TOMB, 0, (int64_t)rec1 - 1, 0};
+            if (sr->type) changes[nchanges++] = (change){i, 0, CHANGE_TOMB, 0, (int64_t)rec1 - 1, 0, 0};
             continue;
         }
         bool retyped = sr->type != store_type(st, d, tr, &tt, dr->type);
@@ -523,23 +564,25 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
         if (dshape == sr->shape && !(dr->self_id & !sr->self_id)) {
             // The same keys and tags in the same order (a refetch of the same selection, mostly):
             // the values alone are compared, and written in place.
-            uint32_t dc = ra_rec_count(d, dr), ndiff = 0;
+            uint32_t dc = ra_rec_count(d, dr), ndiff = 0, at;
+            if (!more_reserve(&bits, dc, &at)) goto oom;
             const uint32_t *dw = ra_rec_words(d, dr), *sw = ra_rec_words(st, sr);
             const uint32_t *dv = d->vals + dr->fields, *sv = st->vals + sr->fields;
             for (uint32_t f = 0; f < dc; f++) {
                 uint64_t dslot = ((uint64_t)dv[f] << 32) | dw[f];
                 if (slot_equal_fast(st, ((uint64_t)sv[f] << 32) | sw[f], d, dslot, tr)) continue;
-                if (f < RA_DIFFER_BITS) differ |= (uint64_t)1 << f;
+                differ_set(&bits, &differ, at, f);
                 need_heap += heap_need(d, ra_slot_value(dslot));
                 ndiff++;
             }
             if (ndiff || retyped)
-                changes[nchanges++] = (change){i, (uint16_t)dshape, CHANGE_FIELDS, sr->self_id, (int64_t)rec1 - 1, differ};
+                changes[nchanges++] = (change){i, (uint16_t)dshape, CHANGE_FIELDS, sr->self_id, (int64_t)rec1 - 1, differ, at};
             continue;
         }
-        uint32_t m;
+        uint32_t m, at;
         bool self_id;
-        uint32_t ndiff = merge_fields(st, d, tr, &sh, dr, rec1 - 1, &m, &self_id, &differ, &need_heap);
+        if (!more_reserve(&bits, fields_to_merge(d, dr, sr), &at)) goto oom;
+        uint32_t ndiff = merge_fields(st, d, tr, &sh, dr, rec1 - 1, &m, &self_id, &differ, &bits, at, false, &need_heap);
         if (ndiff == UINT32_MAX) goto oom;
         if (!ndiff && !retyped) continue;
         uint32_t sc = ra_rec_count(st, sr);
@@ -550,7 +593,7 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
         uint32_t shape = store_shape_of(st, &sh, sh.merged, m, true);
         if (shape == RA_NONE) goto shapes_oom;
         if (m > sc) need_fields += m;  // (at most: the tail grows in place)
-        changes[nchanges++] = (change){i, (uint16_t)shape, CHANGE_REBUILD, self_id, (int64_t)rec1 - 1, differ};
+        changes[nchanges++] = (change){i, (uint16_t)shape, CHANGE_REBUILD, self_id, (int64_t)rec1 - 1, differ, at};
     }
     if (need_fields > UINT32_MAX - (uint64_t)st->nfields || need_recs > UINT32_MAX - (uint64_t)st->nrecs) goto limit;
     if (need_heap > RA_MAX_HEAP - st->heap.len) goto heap_limit;
@@ -609,9 +652,8 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
             sr->type = tt.index[dr->type];
             uint32_t dc = ra_rec_count(d, dr);
             for (uint32_t f = 0; f < dc; f++) {
-                if (f < RA_DIFFER_BITS && !(ch->differ >> f & 1)) continue;
+                if (!differ_get(&bits, ch->differ, ch->more, f)) continue;
                 uint64_t dslot = ra_rec_slot(d, dr, f);
-                if (f >= RA_DIFFER_BITS && slot_equal_fast(st, ra_rec_slot(st, sr, f), d, dslot, tr)) continue;
                 st->vals[sr->fields + f] = (uint32_t)(ra_slot_pack(0, translate(st, d, ra_slot_value(dslot), tr)) >> 32);
             }
             break;
@@ -622,9 +664,9 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
             sr->type = tt.index[dr->type];
             uint32_t m, sc = ra_rec_count(st, sr);
             bool self_id;
-            uint64_t differ;
+            uint64_t differ = ch->differ;
             size_t heap = 0;
-            (void)merge_fields(st, d, tr, &sh, dr, (uint32_t)ri, &m, &self_id, &differ, &heap);  // (room reserved in pass 1)
+            (void)merge_fields(st, d, tr, &sh, dr, (uint32_t)ri, &m, &self_id, &differ, &bits, ch->more, true, &heap);  // (room reserved in pass 1)
             m = compact_merged(&sh, m);
             // The new values in the merged words' room (sh->merged is not needed any more): a
             // store value is read before anything is written over it.
@@ -672,6 +714,7 @@ done:
     ra_dealloc(tr);
     ra_dealloc(tt.index);
     ra_dealloc(tt.missing);
+    ra_dealloc(bits.words);
     shapes_free(&sh);
     return status;
 }

@@ -1,5 +1,6 @@
 // The arena: one record source = a symbol table (interned data IDs, typenames, storage keys),
-// a record table, parallel key/value slot arrays and a heap for variable-size values.
+// a record table, record shapes (keys and tags), the records' values and a heap for
+// variable-size values.
 #include "ra_internal.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -822,6 +823,10 @@ bool ra_record_set_all(ra_source *s, uint32_t rec, const uint64_t *slots, uint32
             m--;
             self_id = true;
             continue;
+        }
+        if (j == m && m == RA_MAX_FIELDS_PER_RECORD) {  // (refused now, not after the rest)
+            s->fields_full = true;
+            return false;
         }
         if (j == m && key == s->id_key && key) {
             // The `id` field: its record's own data ID goes in the flag, anything else in a slot.

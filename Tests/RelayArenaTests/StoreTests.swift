@@ -416,6 +416,47 @@ final class StoreTests: XCTestCase {
         XCTAssertEqual(full.relayJSON(), before, "refused whole")
     }
 
+    /// A payload whose records take more than 65,535 shapes (the same fields in every order and
+    /// with values of every kind: 720 orders of six fields, 96 mixes of kinds) is refused with
+    /// the limit named, and the store keeps what it had.
+    func testAPayloadPastTheShapeLimitIsALimitError() throws {
+        let compiler = try Compiler(schema: GraphQLSourceFile(name: "todo.graphql", text: Fixtures.text("todo.graphql")))
+        let docs = try compiler.compile([GraphQLSourceFile(name: "q.graphql", text: """
+            query Q { user(id: "me") { id todos(first: 70000) { edges { node {
+                id complete text priority estimateHours notes tags } } } } }
+            """)])
+        let plan = try NormalizationPlan(operation: docs.operations["Q"]!)
+        func permutation(_ k: Int, _ items: [String]) -> [String] {
+            var rest = items, k = k, out: [String] = []
+            while !rest.isEmpty {
+                let f = (1..<rest.count).reduce(1, *)
+                out.append(rest.remove(at: k / f))
+                k %= f
+            }
+            return out
+        }
+        func todos(_ count: Int) -> [UInt8] {
+            let edges = (0..<count).map { i -> String in
+                var m = i / 720  // which kinds: 2 × 2 × 2 × 3 × 2 × 2 = 96 mixes
+                func pick(_ options: [String]) -> String { defer { m /= options.count }; return options[m % options.count] }
+                let values = [#""complete":\#(pick(["true", "null"]))"#, #""text":\#(pick([#""t""#, "null"]))"#,
+                              #""priority":\#(pick(["1", "null"]))"#, #""estimateHours":\#(pick(["2", "2.5", "null"]))"#,
+                              #""notes":\#(pick([#""n""#, "null"]))"#, #""tags":\#(pick([#"["a"]"#, "null"]))"#]
+                let members = [#""id":"t\#(i)""#] + permutation(i % 720, values)
+                return #"{"node":{\#(members.joined(separator: ","))}}"#
+            }
+            return Array(#"{"data":{"user":{"id":"me","todos":{"edges":[\#(edges.joined(separator: ","))]}}}}"#.utf8)
+        }
+        let store = RecordStore()
+        try store.commit(response: todos(100), plan: plan)
+        let before = store.relayJSON()
+        XCTAssertThrowsError(try store.commit(response: todos(66_000), plan: plan)) { error in
+            XCTAssertEqual((error as? RelayArenaError)?.code, .limit, "\(error)")
+            XCTAssertTrue("\(error)".contains("65535 record shapes"), "\(error)")
+        }
+        XCTAssertEqual(store.relayJSON(), before)
+    }
+
     /// The same, when the repeated record has a record of its own inside (a new ID, interned
     /// before the repeated one's record closes): the copy must not be left behind it.
     func testARepeatedDataIDWithANewChildKeepsItsTextOnce() throws {

@@ -89,8 +89,8 @@ ra_status ra_source_ensure_record(ra_source *src, const char *id, size_t id_len,
 uint32_t ra_source_record_count(const ra_source *src);
 /// Bytes held by the arena (symbols, records, fields, heap), garbage included.
 uint64_t ra_source_arena_bytes(const ra_source *src);
-/// Bytes of field slots (part of ra_source_arena_bytes) that hold no record's field: the slots a
-/// record left behind when it grew, room it was given and did not fill. Walks the record table.
+/// Bytes of field values (part of ra_source_arena_bytes) that hold no record's field: the values
+/// a record left behind when it grew, room it was given and did not fill. Walks the record table.
 uint64_t ra_source_unused_slot_bytes(const ra_source *src);
 
 /// Record shapes in the source (the keys and value tags that records with the same fields share;

@@ -58,7 +58,7 @@ public final class RecordStore: @unchecked Sendable {
         return Int(ra_source_arena_bytes(raw))
     }
 
-    /// Of `arenaBytes`, the field slots that hold no record's field: the slots a record left
+    /// Of `arenaBytes`, the field values that hold no record's field: the values a record left
     /// behind when a refetch gave it more fields than it had room for, and those of a record a
     /// payload made and then dropped (one that gave its fields to the general path while it was
     /// normalized). A store written out and
