@@ -130,6 +130,25 @@ typedef struct ra_shape {
 } ra_shape;
 #define RA_MAX_SHAPES 0xFFFFu  // shapes of one source (ra_record.shape keeps 16 bits)
 
+/// Shapes by index, their words, and an open-addressing map from the words (by their hash) to the
+/// index (k + 1; 0: empty), a power of two at most half full: a source's, and the shapes a
+/// publish will add to the store (ra_publish.c).
+typedef struct ra_shape_table {
+    ra_shape *at;
+    uint32_t n, cap;
+    uint32_t *words;         // the shapes' words (ra_slot_word)
+    uint32_t nwords, capwords;
+    uint32_t *map;
+    uint32_t map_cap;
+} ra_shape_table;
+/// The index of the shape of these words in `t`, else RA_NONE.
+uint32_t ra_shape_table_find(const ra_shape_table *t, const uint32_t *words, uint32_t count, uint32_t hash);
+/// Room for `extra` more shapes of `words` words in all, so that adding them cannot fail.
+bool ra_shape_table_reserve(ra_shape_table *t, uint32_t extra, uint64_t words);
+/// Adds a shape `t` does not have, with room reserved; its index.
+uint32_t ra_shape_table_add(ra_shape_table *t, const uint32_t *words, uint32_t count, uint32_t hash);
+void ra_shape_table_free(ra_shape_table *t);
+
 // A field, as the core passes it around, is a *slot*: one word with the key symbol in the low 28
 // bits (symbols stay below 2^28, see RA_MAX_SYMBOLS), the value's tag in the next 4 and its payload
 // in the top 32. A record keeps the low half in its shape and the payload in `vals`. Every payload
@@ -180,12 +199,7 @@ struct ra_source {
     // The record whose values end `vals` (its index + 1; 0: none): it alone has room past its
     // count, up to `nfields`, and grows in place. Any other record grows by moving to the end.
     uint32_t tail;
-    ra_shape *shapes;        // [0]: no field
-    uint32_t nshapes, capshapes;
-    uint32_t *shape_words;   // the shapes' words (ra_slot_word)
-    uint32_t nshape_words, capshape_words;
-    uint16_t *shape_map;     // open addressing over shapes 1..., by their words' hash (0: empty)
-    uint32_t shape_map_cap;
+    ra_shape_table shapes;   // at[0]: no field (not in the map)
     uint32_t *scratch;       // a shape being built (ra_record_set)
     uint32_t capscratch;
     uint32_t *types;         // type index -> typename symbol; [0] = 0, the tombstone's
@@ -501,14 +515,14 @@ static inline uint32_t ra_sym_length(const ra_source *s, uint32_t sym) {
 }
 
 /// A record's fields in its slots (its `id` kept in the flag aside).
-static inline uint32_t ra_rec_count(const ra_source *s, const ra_record *r) { return s->shapes[r->shape].count; }
+static inline uint32_t ra_rec_count(const ra_source *s, const ra_record *r) { return s->shapes.at[r->shape].count; }
 /// The record's fields as the API counts them: its slots, and its `id` field if kept in the flag.
 static inline uint32_t ra_record_field_count(const ra_source *s, const ra_record *r) {
     return ra_rec_count(s, r) + r->self_id;
 }
 /// The shape words of a record: its keys and tags.
 static inline const uint32_t *ra_rec_words(const ra_source *s, const ra_record *r) {
-    return s->shape_words + s->shapes[r->shape].first;
+    return s->shapes.words + s->shapes.at[r->shape].first;
 }
 /// Slot `i` of a record (i < ra_rec_count): its shape's word and its value's payload.
 static inline uint64_t ra_rec_slot(const ra_source *s, const ra_record *r, uint32_t i) {

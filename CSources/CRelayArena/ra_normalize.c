@@ -519,9 +519,9 @@ static inline __attribute__((always_inline)) bool seal_shape(ra_normalizer *n, u
                                                              uint32_t count, uint32_t set) {
     ra_source *d = n->delta;
     uint32_t last = set != RA_NONE ? n->set_shapes[set] : 0;
-    if (last && d->shapes[last].count == count) {
+    if (last && d->shapes.at[last].count == count) {
         // (A few words: a loop, not a libc call.)
-        const uint32_t *w = d->shape_words + d->shapes[last].first;
+        const uint32_t *w = d->shapes.words + d->shapes.at[last].first;
         uint32_t i = 0;
         while (i < count && w[i] == words[i]) i++;
         if (i == count) {

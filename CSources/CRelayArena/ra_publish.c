@@ -263,16 +263,11 @@ static ra_status out_of_room(const ra_source *s, ra_error *err) {
 }
 
 // Shapes a publish gives the store's records, as pass 1 finds them: a store shape, or one the
-// store lacks, listed here with the index it will have once added (the store's count, then on in
-// order of first use). Nothing is added to the store in pass 1.
+// store lacks, listed in `missing` with the index it will have once added (the store's count,
+// then on in order of first use). Nothing is added to the store in pass 1.
 typedef struct {
     uint32_t *index;            // by delta shape: the store's index of its translation, or SHAPE_UNRESOLVED
-    ra_shape *missing;          // shapes to add, their words in `words`
-    uint32_t nmissing, capmissing;
-    uint32_t *words;
-    uint32_t nwords, capwords;
-    uint32_t *map;              // open addressing over `missing` (k + 1; 0: empty), a power of two
-    uint32_t map_cap;
+    ra_shape_table missing;
     uint32_t *merged, *from;    // a record's merged words, and where each value comes from (merge_fields)
     uint32_t capmerged;
 } shape_translation;
@@ -281,14 +276,10 @@ enum { SHAPE_UNRESOLVED = 0xFFFFFFFFu, SHAPE_ABSENT = 0xFFFFFFFEu };
 
 static void shapes_free(shape_translation *sh) {
     ra_dealloc(sh->index);
-    ra_dealloc(sh->missing);
-    ra_dealloc(sh->words);
-    ra_dealloc(sh->map);
+    ra_shape_table_free(&sh->missing);
     ra_dealloc(sh->merged);
     ra_dealloc(sh->from);
 }
-
-static inline uint32_t missing_home(uint32_t hash, uint32_t cap) { return (uint32_t)(((uint64_t)hash * cap) >> 32); }
 
 // The store's index of the shape of `words`: found, or listed as missing (with `add`; without,
 // SHAPE_ABSENT). RA_NONE on OOM.
@@ -298,39 +289,12 @@ static uint32_t store_shape_of(const ra_source *st, shape_translation *sh, const
     uint32_t hash = ra_shape_hash(words, count);
     uint32_t k = ra_shape_find(st, words, count, hash);
     if (k != RA_NONE) return k;
-    if (sh->map_cap) {
-        for (uint32_t i = missing_home(hash, sh->map_cap); sh->map[i]; i = (i + 1) & (sh->map_cap - 1)) {
-            const ra_shape *m = &sh->missing[sh->map[i] - 1];
-            if (m->hash == hash && m->count == count && memcmp(sh->words + m->first, words, (size_t)count * 4) == 0)
-                return st->nshapes + sh->map[i] - 1;
-        }
-    }
+    k = ra_shape_table_find(&sh->missing, words, count, hash);
+    if (k != RA_NONE) return st->shapes.n + k;
     if (!add) return SHAPE_ABSENT;
-    if (sh->nmissing > RA_MAX_SHAPES) return RA_NONE;  // (refused below as past the limit, before this grows)
-    if (2 * (sh->nmissing + 1) >= sh->map_cap) {
-        uint32_t cap = sh->map_cap ? 2 * sh->map_cap : 16;
-        uint32_t *map = ra_calloc(cap, sizeof *map);
-        if (!map) return RA_NONE;
-        for (uint32_t j = 0; j < sh->nmissing; j++) {
-            uint32_t i = missing_home(sh->missing[j].hash, cap);
-            while (map[i]) i = (i + 1) & (cap - 1);
-            map[i] = j + 1;
-        }
-        ra_dealloc(sh->map);
-        sh->map = map;
-        sh->map_cap = cap;
-    }
-    if ((uint64_t)sh->nwords + count > UINT32_MAX ||
-        !ra_grow((void **)&sh->missing, &sh->capmissing, sh->nmissing + 1, sizeof(ra_shape)) ||
-        !ra_grow((void **)&sh->words, &sh->capwords, sh->nwords + count, sizeof(uint32_t)))
-        return RA_NONE;
-    memcpy(sh->words + sh->nwords, words, (size_t)count * 4);
-    sh->missing[sh->nmissing] = (ra_shape){.first = sh->nwords, .count = count, .hash = hash};
-    sh->nwords += count;
-    uint32_t i = missing_home(hash, sh->map_cap);
-    while (sh->map[i]) i = (i + 1) & (sh->map_cap - 1);
-    sh->map[i] = ++sh->nmissing;
-    return st->nshapes + sh->nmissing - 1;
+    if (sh->missing.n > RA_MAX_SHAPES) return RA_NONE;  // (refused below as past the limit, before this grows)
+    if (!ra_shape_table_reserve(&sh->missing, 1, count)) return RA_NONE;
+    return st->shapes.n + ra_shape_table_add(&sh->missing, words, count, hash);
 }
 
 static bool merged_reserve(shape_translation *sh, uint32_t n) {
@@ -347,9 +311,9 @@ static bool merged_reserve(shape_translation *sh, uint32_t n) {
 // shape only compared with). RA_NONE on OOM.
 __attribute__((noinline)) static uint32_t store_shape_slow(const ra_source *st, const ra_source *d, const uint32_t *tr,
                                                            shape_translation *sh, uint32_t k, bool add) {
-    uint32_t count = d->shapes[k].count;
+    uint32_t count = d->shapes.at[k].count;
     if (!merged_reserve(sh, count)) return RA_NONE;
-    const uint32_t *w = d->shape_words + d->shapes[k].first;
+    const uint32_t *w = d->shapes.words + d->shapes.at[k].first;
     for (uint32_t i = 0; i < count; i++) sh->merged[i] = (w[i] & ~RA_SLOT_KEY) | tr[w[i] & RA_SLOT_KEY];
     uint32_t index = store_shape_of(st, sh, sh->merged, count, add);
     if (index != RA_NONE) sh->index[k] = index;
@@ -486,7 +450,7 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
     st->names_full = st->types_full = st->shapes_full = false;  // set again if this publish meets the limit
     uint32_t *tr = ra_calloc(d->nsyms ? d->nsyms : 1, sizeof *tr);
     type_translation tt = {ra_malloc((size_t)d->ntypes * sizeof *tt.index), ra_malloc((size_t)d->ntypes * sizeof *tt.missing), 0};
-    shape_translation sh = {.index = ra_malloc((size_t)d->nshapes * sizeof(uint32_t))};
+    shape_translation sh = {.index = ra_malloc((size_t)d->shapes.n * sizeof(uint32_t))};
     change *changes = ra_malloc((d->nrecs ? d->nrecs : 1) * sizeof *changes);
     uint32_t nchanges = 0;
     differ_bits bits = {0};
@@ -525,7 +489,7 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
     tt.index[0] = 0;
     for (uint32_t t = 1; t < d->ntypes; t++) tt.index[t] = TYPE_UNRESOLVED;
     sh.index[0] = 0;
-    for (uint32_t k = 1; k < d->nshapes; k++) sh.index[k] = SHAPE_UNRESOLVED;
+    for (uint32_t k = 1; k < d->shapes.n; k++) sh.index[k] = SHAPE_UNRESOLVED;
 
     // Pass 1: find what changes and exactly how much room it needs. Nothing is written.
     uint64_t need_fields = 0, need_recs = 0;
@@ -598,18 +562,20 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
     if (need_fields > UINT32_MAX - (uint64_t)st->nfields || need_recs > UINT32_MAX - (uint64_t)st->nrecs) goto limit;
     if (need_heap > RA_MAX_HEAP - st->heap.len) goto heap_limit;
     if (st->ntypes + tt.nmissing > RA_MAX_TYPES + 1) goto types_limit;  // (index 0 is the tombstone's)
-    if (st->nshapes + sh.nmissing > RA_MAX_SHAPES + 1) goto shapes_limit;
+    if (st->shapes.n + sh.missing.n > RA_MAX_SHAPES + 1) goto shapes_limit;
     if (!ra_grow((void **)&st->vals, &st->capfields, st->nfields + (uint32_t)need_fields, sizeof(uint32_t))) goto oom;
     if (!ra_grow((void **)&st->recs, &st->caprecs, st->nrecs + (uint32_t)need_recs, sizeof(ra_record))) goto oom;
     if (!ra_buf_reserve(&st->heap, need_heap)) goto oom;
     if (!ra_grow((void **)&st->updated, &st->capupdated, nchanges + 1, sizeof(uint32_t))) goto oom;
     if (!ra_types_reserve(st, tt.nmissing)) goto oom;
-    if (!ra_shapes_reserve(st, sh.nmissing, sh.nwords)) goto oom;
+    if (!ra_shapes_reserve(st, sh.missing.n, sh.missing.nwords)) goto oom;
 
     // The new typenames and shapes, at the indexes pass 1 gave them (like symbols, unseen by readers).
     for (uint32_t k = 0; k < tt.nmissing; k++) (void)ra_type_index_slow(st, tr[d->types[tt.missing[k]]]);
-    for (uint32_t k = 0; k < sh.nmissing; k++)
-        (void)ra_shape_add_reserved(st, sh.words + sh.missing[k].first, sh.missing[k].count, sh.missing[k].hash);
+    for (uint32_t k = 0; k < sh.missing.n; k++) {
+        const ra_shape *m = &sh.missing.at[k];
+        (void)ra_shape_add_reserved(st, sh.missing.words + m->first, m->count, m->hash);
+    }
 
     // Pass 2: apply. Every allocation was made above, so nothing here can fail.
     st->nupdated = 0;
@@ -699,7 +665,7 @@ heap_limit:
     ra_error_set(err, status, 0, "the store's strings would pass %u bytes", RA_MAX_HEAP);
     goto done;
 shapes_oom:
-    if (sh.nmissing > RA_MAX_SHAPES) goto shapes_limit;
+    if (sh.missing.n > RA_MAX_SHAPES) goto shapes_limit;
     goto oom;
 shapes_limit:
     st->shapes_full = true;

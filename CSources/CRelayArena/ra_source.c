@@ -73,14 +73,14 @@ ra_source *ra_source_create(void) {
     s->texts = text_cache_create();
     if (!s->texts || !ra_grow((void **)&s->syms, &s->capsyms, 64, sizeof(ra_symbol)) ||
         !ra_grow((void **)&s->types, &s->captypes, 16, sizeof(uint32_t)) ||
-        !ra_grow((void **)&s->shapes, &s->capshapes, 16, sizeof(ra_shape))) {
+        !ra_grow((void **)&s->shapes, &s->shapes.cap, 16, sizeof(ra_shape))) {
         ra_source_destroy(s);
         return NULL;
     }
     memset(&s->syms[0], 0, sizeof s->syms[0]);
     s->types[0] = 0;
-    s->shapes[0] = (ra_shape){0, 0, 0};
-    s->nshapes = 1;  // shape 0 has no field
+    s->shapes.at[0] = (ra_shape){0, 0, 0};
+    s->shapes.n = 1;  // shape 0 has no field
     return s;
 }
 
@@ -98,9 +98,7 @@ void ra_source_destroy(ra_source *s) {
     ra_dealloc_used(s->dslots, (size_t)s->ndslots * sizeof(uint32_t));
     ra_dealloc_used(s->recs, (size_t)s->nrecs * sizeof(ra_record));
     ra_dealloc_used(s->vals, (size_t)s->nfields * sizeof(uint32_t));
-    ra_dealloc(s->shapes);
-    ra_dealloc(s->shape_words);
-    ra_dealloc(s->shape_map);
+    ra_shape_table_free(&s->shapes);
     ra_dealloc(s->scratch);
     ra_dealloc_used(s->updated, (size_t)s->nupdated * sizeof(uint32_t));
     ra_dealloc(s->types);
@@ -661,62 +659,77 @@ uint32_t ra_type_index_slow(ra_source *s, uint32_t sym) {
 
 // MARK: Shapes
 //
-// Records with the same keys and tags share one shape (ra_shape); `shape_map` finds a shape by
-// its words (open addressing by their hash, a power of two at most half full). Shapes are never
-// removed: one no record has any more stays (a handful of words).
+// Records with the same keys and tags share one shape (ra_shape), found by its words through its
+// table's map (ra_shape_table). Shapes are never removed: one no record has any more stays (a
+// handful of words).
 
 static inline uint32_t shape_home(uint32_t hash, uint32_t cap) { return (uint32_t)(((uint64_t)hash * cap) >> 32); }
 
-uint32_t ra_shape_find(const ra_source *s, const uint32_t *words, uint32_t count, uint32_t hash) {
-    if (!count) return 0;
-    if (!s->shape_map_cap) return RA_NONE;
-    for (uint32_t i = shape_home(hash, s->shape_map_cap); s->shape_map[i]; i = (i + 1) & (s->shape_map_cap - 1)) {
-        const ra_shape *sh = &s->shapes[s->shape_map[i]];
-        if (sh->hash == hash && sh->count == count && memcmp(s->shape_words + sh->first, words, (size_t)count * 4) == 0)
-            return s->shape_map[i];
+uint32_t ra_shape_table_find(const ra_shape_table *t, const uint32_t *words, uint32_t count, uint32_t hash) {
+    if (!t->map_cap) return RA_NONE;
+    for (uint32_t i = shape_home(hash, t->map_cap); t->map[i]; i = (i + 1) & (t->map_cap - 1)) {
+        const ra_shape *sh = &t->at[t->map[i] - 1];
+        if (sh->hash == hash && sh->count == count && memcmp(t->words + sh->first, words, (size_t)count * 4) == 0)
+            return t->map[i] - 1;
     }
     return RA_NONE;
 }
 
-static bool shape_map_resize(ra_source *s, uint32_t cap) {
-    uint16_t *map = ra_calloc(cap, sizeof *map);
+bool ra_shape_table_reserve(ra_shape_table *t, uint32_t extra, uint64_t words) {
+    if (!extra) return true;
+    uint64_t last = (uint64_t)t->n + extra;  // shapes then (the map keeps k + 1)
+    if (last > UINT32_MAX / 4 || (uint64_t)t->nwords + words > UINT32_MAX) return false;
+    if (!ra_grow((void **)&t->at, &t->cap, (uint32_t)last, sizeof(ra_shape)) ||
+        !ra_grow((void **)&t->words, &t->capwords, t->nwords + (uint32_t)words, sizeof(uint32_t)))
+        return false;
+    uint32_t cap = t->map_cap ? t->map_cap : 16;
+    while (2 * last >= cap) cap *= 2;
+    if (cap == t->map_cap) return true;
+    uint32_t *map = ra_calloc(cap, sizeof *map);
     if (!map) return false;
-    for (uint32_t k = 1; k < s->nshapes; k++) {
-        uint32_t j = shape_home(s->shapes[k].hash, cap);
+    for (uint32_t k = 0; k < t->n; k++) {
+        if (!t->at[k].count) continue;  // (a source's shape 0 is found without the map)
+        uint32_t j = shape_home(t->at[k].hash, cap);
         while (map[j]) j = (j + 1) & (cap - 1);
-        map[j] = (uint16_t)k;
+        map[j] = k + 1;
     }
-    ra_dealloc(s->shape_map);
-    s->shape_map = map;
-    s->shape_map_cap = cap;
+    ra_dealloc(t->map);
+    t->map = map;
+    t->map_cap = cap;
     return true;
 }
 
+uint32_t ra_shape_table_add(ra_shape_table *t, const uint32_t *words, uint32_t count, uint32_t hash) {
+    uint32_t k = t->n++;
+    t->at[k] = (ra_shape){.first = t->nwords, .count = count, .hash = hash};
+    memcpy(t->words + t->nwords, words, (size_t)count * 4);
+    t->nwords += count;
+    uint32_t j = shape_home(hash, t->map_cap);
+    while (t->map[j]) j = (j + 1) & (t->map_cap - 1);
+    t->map[j] = k + 1;
+    return k;
+}
+
+void ra_shape_table_free(ra_shape_table *t) {
+    ra_dealloc(t->at);
+    ra_dealloc(t->words);
+    ra_dealloc(t->map);
+}
+
+uint32_t ra_shape_find(const ra_source *s, const uint32_t *words, uint32_t count, uint32_t hash) {
+    return count ? ra_shape_table_find(&s->shapes, words, count, hash) : 0;
+}
+
 bool ra_shapes_reserve(ra_source *s, uint32_t extra, uint64_t words) {
-    if (!extra) return true;
-    if ((uint64_t)s->nshapes + extra > (uint64_t)RA_MAX_SHAPES + 1) {
+    if ((uint64_t)s->shapes.n + extra > (uint64_t)RA_MAX_SHAPES + 1) {
         s->shapes_full = true;
         return false;
     }
-    uint32_t last = s->nshapes + extra - 1;  // the index the last one takes
-    if ((uint64_t)s->nshape_words + words > UINT32_MAX) return false;
-    if (!ra_grow((void **)&s->shapes, &s->capshapes, last + 1, sizeof(ra_shape)) ||
-        !ra_grow((void **)&s->shape_words, &s->capshape_words, s->nshape_words + (uint32_t)words, sizeof(uint32_t)))
-        return false;
-    uint32_t cap = s->shape_map_cap ? s->shape_map_cap : 16;
-    while (2 * last >= cap) cap *= 2;
-    return cap == s->shape_map_cap || shape_map_resize(s, cap);
+    return ra_shape_table_reserve(&s->shapes, extra, words);
 }
 
 uint32_t ra_shape_add_reserved(ra_source *s, const uint32_t *words, uint32_t count, uint32_t hash) {
-    uint32_t k = s->nshapes++;
-    s->shapes[k] = (ra_shape){.first = s->nshape_words, .count = count, .hash = hash};
-    memcpy(s->shape_words + s->nshape_words, words, (size_t)count * 4);
-    s->nshape_words += count;
-    uint32_t j = shape_home(hash, s->shape_map_cap);
-    while (s->shape_map[j]) j = (j + 1) & (s->shape_map_cap - 1);
-    s->shape_map[j] = (uint16_t)k;
-    return k;
+    return ra_shape_table_add(&s->shapes, words, count, hash);
 }
 
 uint32_t ra_shape_of(ra_source *s, const uint32_t *words, uint32_t count) {
@@ -750,8 +763,8 @@ int64_t ra_record_get_or_create(ra_source *s, uint32_t id_sym, uint32_t type_sym
 uint64_t ra_record_get(const ra_source *s, uint32_t rec, uint32_t key) {
     const ra_record *r = &s->recs[rec];
     if (r->self_id && key == s->id_key) return ra_make(RA_TAG_IDSTR, r->id);
-    const ra_shape *sh = &s->shapes[r->shape];
-    const uint32_t *w = s->shape_words + sh->first;
+    const ra_shape *sh = &s->shapes.at[r->shape];
+    const uint32_t *w = s->shapes.words + sh->first;
     for (uint32_t i = 0; i < sh->count; i++)
         if ((w[i] & RA_SLOT_KEY) == key) return ra_slot_value(((uint64_t)s->vals[r->fields + i] << 32) | w[i]);
     return 0;
@@ -905,7 +918,7 @@ void ra_source_drop_unnamed(ra_source *s) {
 }
 
 uint32_t ra_source_record_count(const ra_source *s) { return s->nrecs; }
-uint32_t ra_source_shape_count(const ra_source *s) { return s->nshapes; }
+uint32_t ra_source_shape_count(const ra_source *s) { return s->shapes.n; }
 
 void ra_record_trim(ra_source *s, uint32_t rec) {
     if (s->tail == rec + 1) s->nfields = s->recs[rec].fields + ra_rec_count(s, &s->recs[rec]);
@@ -921,8 +934,8 @@ uint64_t ra_source_arena_bytes(const ra_source *s) {
     return (uint64_t)s->sym_bytes.len + (uint64_t)s->nsyms * sizeof(ra_symbol) + (uint64_t)s->index_cap * 4 +
            (uint64_t)s->dtab_cap * sizeof(ra_dtable) + (uint64_t)s->ndslots * 4 + (uint64_t)s->bloom_words * 8 +
            (uint64_t)s->nrecs * sizeof(ra_record) + (uint64_t)s->nfields * sizeof(uint32_t) + s->heap.len +
-           (uint64_t)s->ntypes * 4 + (uint64_t)s->type_map_cap * 2 + (uint64_t)s->nshapes * sizeof(ra_shape) +
-           (uint64_t)s->nshape_words * 4 + (uint64_t)s->shape_map_cap * 2;
+           (uint64_t)s->ntypes * 4 + (uint64_t)s->type_map_cap * 2 + (uint64_t)s->shapes.n * sizeof(ra_shape) +
+           (uint64_t)s->shapes.nwords * 4 + (uint64_t)s->shapes.map_cap * 4;
 }
 
 uint32_t ra_source_find_symbol(const ra_source *s, const char *text, size_t len) {
