@@ -123,7 +123,7 @@ static bool error_text(ra_buf *b, yajl_val e, yajl_val path, size_t rel_from) {
 
 static bool cond_holds_in_delta(ra_normalizer *n, uint32_t rec, const ra_plan_sel *s) {
     const ra_source *d = n->delta;
-    uint32_t type = ra_rec_type(d, &d->recs[rec]);
+    uint32_t type = ra_rec_type(d, ra_rec(d, rec));
     uint32_t tlen = 0;
     const char *tname = type ? ra_sym_text_any(d, type, &tlen) : "";  // (a type may have a derived shape)
     if (!tname) tname = "";

@@ -1,4 +1,4 @@
-// relay RecordSource.toJSON() output: every record in insertion order, tombstones as null,
+// relay RecordSource.toJSON() output: every record in data-ID order (the order its symbols were made), tombstones as null,
 // strings escaped the way JSON.stringify escapes them.
 #include "ra_internal.h"
 #include <inttypes.h>
@@ -95,21 +95,22 @@ ra_status ra_source_export_json(const ra_source *s, uint8_t **out, size_t *out_l
     ra_buf b = {0};
     bool ok = put_str(&b, "{");
     bool first = true;
-    for (uint32_t i = 0; ok && i < s->nrecs; i++) {
-        const ra_record *r = &s->recs[i];
-        if (!r->id) continue;
-        ok = (first || put_str(&b, ",")) && put_sym(&b, s, r->id) && put_str(&b, ":");
+    // Records in their data IDs' order (one table holds both: a record is in its ID's entry).
+    for (uint32_t id = 1; ok && id < s->nsyms; id++) {
+        if (!ra_has_record(s, id)) continue;
+        const ra_record *r = &s->syms[id].rec;
+        ok = (first || put_str(&b, ",")) && put_sym(&b, s, id) && put_str(&b, ":");
         first = false;
         if (!ok) break;
         if (!r->type) {
             ok = put_str(&b, "null");
             continue;
         }
-        ok = put_str(&b, "{\"__id\":") && put_sym(&b, s, r->id) && put_str(&b, ",\"__typename\":") &&
+        ok = put_str(&b, "{\"__id\":") && put_sym(&b, s, id) && put_str(&b, ",\"__typename\":") &&
              put_sym(&b, s, ra_rec_type(s, r));
         if (ok && r->self_id)
             ok = put_str(&b, ",") && put_sym(&b, s, s->id_key) && put_str(&b, ":") &&
-                 put_value(&b, s, ra_make(RA_TAG_IDSTR, r->id));
+                 put_value(&b, s, ra_make(RA_TAG_IDSTR, id));
         for (uint32_t f = 0; ok && f < ra_rec_count(s, r); f++) {
             uint64_t slot = ra_rec_slot(s, r, f);
             ok = put_str(&b, ",") && put_sym(&b, s, ra_slot_key(slot)) && put_str(&b, ":") &&

@@ -104,9 +104,9 @@ static int scalar(importer *im, int kind, const char *s, size_t len) {
         int64_t r = ra_record_get_or_create(im->src, im->id_sym, 0, &created);
         if (r < 0) return ioom(im);
         // A repeated data ID replaces the earlier record (JSON.parse keeps the last value).
-        im->src->recs[r].type = 0;
-        im->src->recs[r].shape = 0;
-        im->src->recs[r].self_id = 0;
+        im->src->syms[r].rec.type = 0;
+        im->src->syms[r].rec.shape = 0;
+        im->src->syms[r].rec.self_id = 0;
         return 1;
     }
     if (im->depth == 2) {
@@ -115,7 +115,7 @@ static int scalar(importer *im, int kind, const char *s, size_t len) {
             if (kind != 3) return ifail(im, "`__typename` must be a string");
             uint32_t t = ra_intern(im->src, s, len), ti = t ? ra_type_index(im->src, t) : 0;
             if (!ti) return ioom(im);
-            im->src->recs[im->rec].type = (uint16_t)ti;
+            im->src->syms[im->rec].rec.type = (uint16_t)ti;
             return 1;
         }
         if (len > UINT32_MAX - 16) return itoo_long(im);
@@ -172,9 +172,9 @@ static int start(importer *im, bool map) {
         bool created;
         im->rec = ra_record_get_or_create(im->src, im->id_sym, 0, &created);
         if (im->rec < 0) return ioom(im);
-        im->src->recs[im->rec].type = 0;
-        im->src->recs[im->rec].shape = 0;
-        im->src->recs[im->rec].self_id = 0;
+        im->src->syms[im->rec].rec.type = 0;
+        im->src->syms[im->rec].rec.shape = 0;
+        im->src->syms[im->rec].rec.self_id = 0;
         im->nfields = 0;
         return 1;
     }
@@ -237,7 +237,7 @@ static int end(importer *im, bool map) {
     if (im->failed) return 0;
     uint32_t d = im->depth--;
     if (d == 2) {
-        if (!im->src->recs[im->rec].type) {
+        if (!im->src->syms[im->rec].rec.type) {
             uint32_t len;
             const char *id = ra_sym_text_any(im->src, im->id_sym, &len);
             if (!id) return ioom(im);
@@ -271,6 +271,53 @@ static const yajl_callbacks import_callbacks = {
     .yajl_start_array = i_start_array, .yajl_end_array = i_end_array,
 };
 
+// The data IDs first, in the file's order. A record is kept in its ID's symbol entry, and
+// records are in their IDs' order, so that order is the file's only if each record's ID is
+// interned before any link to it (a record linking one further down would otherwise take its
+// ID's place first): a file loaded and written out again is the same file. This pass interns the
+// top-level keys and nothing else; a malformed file, or one nested past the load's depth limit,
+// stops it, and the load that follows says what and where. (One exception to the file's order: a
+// list item's client ID interns its prefix first, "client:X:edges" for "client:X:edges:3", so a
+// record of that prefix's ID further down comes before the item. A file this store wrote has it
+// before: a prefix's symbol is always older than its derivations.)
+typedef struct id_pass {
+    ra_source *src;
+    uint32_t depth, max_depth;
+    bool oom;
+} id_pass;
+static int ip_scalar(void *c) { return 1; }
+static int ip_bool(void *c, int b) { return 1; }
+static int ip_number(void *c, const char *s, size_t l) { return 1; }
+static int ip_string(void *c, const unsigned char *s, size_t l) { return 1; }
+static int ip_start(void *c) { return ++((id_pass *)c)->depth <= ((id_pass *)c)->max_depth; }
+static int ip_end(void *c) { ((id_pass *)c)->depth--; return 1; }
+static int ip_key(void *c, const unsigned char *k, size_t len) {
+    id_pass *p = c;
+    if (p->depth != 1) return 1;
+    if (len > UINT32_MAX) p->src->names_full = true;  // (ra_intern refuses it: a limit, not out of memory)
+    if (len > UINT32_MAX || !ra_intern(p->src, (const char *)k, len)) {
+        p->oom = true;
+        return 0;
+    }
+    return 1;
+}
+static const yajl_callbacks id_pass_callbacks = {
+    .yajl_null = ip_scalar, .yajl_boolean = ip_bool, .yajl_number = ip_number, .yajl_string = ip_string,
+    .yajl_start_map = ip_start, .yajl_map_key = ip_key, .yajl_end_map = ip_end,
+    .yajl_start_array = ip_start, .yajl_end_array = ip_end,
+};
+
+// False only when interning failed (out of memory, or past a limit).
+static bool intern_ids(ra_source *src, const uint8_t *bytes, size_t len, uint32_t max_depth) {
+    id_pass p = {.src = src, .max_depth = max_depth};
+    yajl_handle h = yajl_alloc(&id_pass_callbacks, &ra_yajl_alloc_funcs, &p);
+    if (!h) return false;
+    yajl_status st = yajl_parse(h, bytes, len);
+    if (st == yajl_status_ok) (void)yajl_complete_parse(h);
+    yajl_free(h);
+    return !p.oom;
+}
+
 ra_source *_Nullable ra_source_import_json(const uint8_t *_Nullable bytes, size_t len, uint32_t max_depth, ra_error *err) {
     importer im = {.max_depth = max_depth && max_depth < 1000 ? max_depth : 1000, .rec = -1, .err = err};
     memset(err, 0, sizeof *err);
@@ -283,6 +330,13 @@ ra_source *_Nullable ra_source_import_json(const uint8_t *_Nullable bytes, size_
     if (!im.yh) {
         ra_source_destroy(im.src);
         ra_error_set(err, RA_ERR_NOMEM, 0, "out of memory while loading a store");
+        return NULL;
+    }
+    if (!intern_ids(im.src, bytes ? bytes : (const uint8_t *)"", len, im.max_depth)) {
+        yajl_free(im.yh);
+        im.yh = NULL;
+        ioom(&im);
+        ra_source_destroy(im.src);
         return NULL;
     }
     yajl_status st = yajl_parse(im.yh, bytes ? bytes : (const uint8_t *)"", len);

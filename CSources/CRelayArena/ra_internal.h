@@ -59,11 +59,32 @@ static inline __attribute__((always_inline)) bool ra_grow(void *_Nullable *_Nonn
     return need <= *cap || ra_grow_slow(p, cap, need, elem);
 }
 
+// A record: where its values are, its type and its shape. It lives in its data ID's symbol entry
+// (one table for the data IDs and their records: a record's index is its ID's symbol), or, while
+// the normalizer makes it before its ID is known, in the source's `unnamed` records (below).
+typedef struct ra_record {
+    uint32_t fields;     // first of its values (`vals`); RA_NO_RECORD in a symbol entry: no record
+    uint16_t type : 15;  // index in the source's type table (ra_rec_type gives the symbol); 0 = tombstone
+    // An `id` field (key: the source's `id_key`) whose value is the record's own data ID, kept
+    // in no slot: read as an IDSTR of its symbol, listed before the slots. A record with the flag
+    // has no slot of that key.
+    uint16_t self_id : 1;
+    uint16_t shape;      // index in the source's shape table: its keys and their values' tags, in order
+} ra_record;
+_Static_assert(sizeof(ra_record) == 8, "a record header is 8 bytes");
+#define RA_NO_RECORD UINT32_MAX
+
 typedef struct ra_symbol {
     uint32_t offset;   // into sym_bytes; with RA_SYM_DERIVED, the prefix symbol of a derived one (below)
     uint32_t hash;     // of the text; for a derived symbol, its index (its hash is computed when needed)
-    uint32_t record;   // record index + 1; 0 = none
+    ra_record rec;     // the record whose data ID this is (rec.fields RA_NO_RECORD: none)
 } ra_symbol;
+_Static_assert(sizeof(ra_symbol) == 16, "a symbol entry is 16 bytes");
+
+// A record handle: a data ID's symbol (its record is in the entry), or RA_REC_UNNAMED and an index
+// in the source's `unnamed` records. Symbols stay below 2^28 (RA_MAX_SYMBOLS).
+#define RA_REC_UNNAMED 0x80000000u
+#define RA_MAX_UNNAMED 0x7FFFFFF0u
 
 // Symbol texts and heap values are stored after their length: one byte for a length under 255,
 // 0xFF and a u32 for a longer one (most are short: IDs, names, cursors), with no alignment and no
@@ -107,18 +128,6 @@ typedef struct ra_dtable {
     uint32_t overflow;  // its symbols in the index
 } ra_dtable;
 #define RA_MAX_SYM_BYTES (RA_SYM_DERIVED - 1)  // symbol bytes of one source
-
-typedef struct ra_record {
-    uint32_t id;         // symbol
-    uint32_t fields;     // first of its values (`vals`)
-    uint16_t type : 15;  // index in the source's type table (ra_rec_type gives the symbol); 0 = tombstone
-    // An `id` field (key: the source's `id_key`) whose value is the record's own data ID, kept
-    // in no slot: read as an IDSTR of `id`, listed before the slots. A record with the flag has
-    // no slot of that key.
-    uint16_t self_id : 1;
-    uint16_t shape;      // index in the source's shape table: its keys and their values' tags, in order
-} ra_record;
-_Static_assert(sizeof(ra_record) == 12, "a record header is 12 bytes");
 
 // A shape is what records with the same fields share: their keys and their values' tags, one
 // word each (ra_slot_word), in the records' order. A record keeps only its values' payloads, 4
@@ -192,11 +201,16 @@ struct ra_source {
     uint32_t ndtabs, dtab_cap;
     uint32_t *dslots;        // the derivation tables' slots
     uint32_t ndslots, capdslots;
-    ra_record *recs;
-    uint32_t nrecs, caprecs;
+    uint32_t nrecs;          // records (in symbol entries: tombstones included)
+    // Records the normalizer made before their data ID is known (a quick record while its object
+    // is open, a connection's edge until its owner's ID is known): handles RA_REC_UNNAMED | index,
+    // a free one's `fields` linking the next free (index + 1; 0: none). A payload's delta only:
+    // named (moved to their ID's entry) or dropped by the time it finishes.
+    ra_record *unnamed;
+    uint32_t nunnamed, capunnamed, unnamed_free;
     uint32_t *vals;          // records' values' payloads (their keys and tags are their shapes')
     uint32_t nfields, capfields;
-    // The record whose values end `vals` (its index + 1; 0: none): it alone has room past its
+    // The record whose values end `vals` (its handle + 1; 0: none): it alone has room past its
     // count, up to `nfields`, and grows in place. Any other record grows by moving to the end.
     uint32_t tail;
     ra_shape_table shapes;   // at[0]: no field (not in the map)
@@ -342,11 +356,10 @@ char *_Nullable ra_sym_tail(ra_source *s, size_t len);
 /// Interns the `len` bytes written at ra_sym_tail (at most the length reserved there).
 uint32_t ra_intern_tail(ra_source *s, size_t len);
 uint32_t ra_intern_tail_hashed(ra_source *s, size_t len, uint32_t hash);
-/// Room for that many more symbols (`indexed` of them texts, the rest derived) and their bytes,
-/// records, field slots and heap bytes, so a payload of known size grows its arrays once. false
-/// on OOM / past the limits.
-bool ra_source_reserve(ra_source *s, uint32_t syms, uint32_t indexed, size_t sym_bytes, uint32_t recs, uint32_t fields,
-                       size_t heap);
+/// Room for that many more symbols (`indexed` of them texts, the rest derived; a data ID's record
+/// is in its entry) and their bytes, values and heap bytes, so a payload of known size grows its
+/// arrays once. false on OOM / past the limits.
+bool ra_source_reserve(ra_source *s, uint32_t syms, uint32_t indexed, size_t sym_bytes, uint32_t fields, size_t heap);
 /// The text of a symbol that is not derived; `*len` gets its length.
 static inline const char *ra_sym_text(const ra_source *s, uint32_t sym, uint32_t *len) {
     return (const char *)ra_len_get(s->sym_bytes.data + s->syms[sym].offset, len);
@@ -363,12 +376,12 @@ void ra_sym_write(const ra_source *s, uint32_t sym, char *out);
 /// starting "client:" and not ending like an index, see ra_derived_shape), else as text.
 /// 0 on OOM / past the limits.
 uint32_t ra_intern_derived(ra_source *s, uint32_t prefix, uint32_t index);
-/// A new symbol entry (ra_symbol's two words), no record. 0 on OOM / past the limit.
+/// A new symbol entry (a text's offset and hash, or a derivation's), no record. 0 on OOM / past the limit.
 static inline __attribute__((always_inline)) uint32_t ra_new_symbol(ra_source *s, uint32_t offset, uint32_t word) {
     if (s->nsyms >= RA_MAX_SYMBOLS || !ra_grow((void **)&s->syms, &s->capsyms, s->nsyms + 1, sizeof(ra_symbol)))
         return 0;
     uint32_t sym = s->nsyms++;
-    s->syms[sym] = (ra_symbol){.offset = offset, .hash = word, .record = 0};
+    s->syms[sym] = (ra_symbol){.offset = offset, .hash = word, .rec = {.fields = RA_NO_RECORD}};
     return sym;
 }
 /// Whether a text of `hash` is new for certain (a payload's delta: its filter has not seen it) and
@@ -514,6 +527,16 @@ static inline uint32_t ra_sym_length(const ra_source *s, uint32_t sym) {
     return len + 1 + (uint32_t)ra_digit_count(index);
 }
 
+/// Whether data ID `sym` has a record (a tombstone included).
+static inline bool ra_has_record(const ra_source *s, uint32_t sym) { return s->syms[sym].rec.fields != RA_NO_RECORD; }
+/// The record of handle `h` (a data ID's symbol, or RA_REC_UNNAMED | index).
+static inline ra_record *ra_rec(const ra_source *s, uint32_t h) {
+    return h & RA_REC_UNNAMED ? &s->unnamed[h & ~RA_REC_UNNAMED] : &((ra_symbol *)s->syms)[h].rec;
+}
+/// The record of a handle known to be unnamed (a quick record frame's), without ra_rec's test.
+static inline ra_record *ra_unnamed_rec(const ra_source *s, uint32_t h) { return &s->unnamed[h & ~RA_REC_UNNAMED]; }
+/// The data ID of handle `h`: its symbol, 0 for an unnamed record.
+static inline uint32_t ra_rec_id(uint32_t h) { return h & RA_REC_UNNAMED ? 0 : h; }
 /// A record's fields in its slots (its `id` kept in the flag aside).
 static inline uint32_t ra_rec_count(const ra_source *s, const ra_record *r) { return s->shapes.at[r->shape].count; }
 /// The record's fields as the API counts them: its slots, and its `id` field if kept in the flag.
@@ -560,50 +583,81 @@ static inline __attribute__((always_inline)) uint32_t ra_type_index(ra_source *s
     return ra_type_index_slow(s, sym);
 }
 
-/// Record index for the symbol, creating an empty record with `type` when absent. -1 on OOM.
+/// The record of data ID `id_sym` (its symbol), created empty with `type` when absent. -1 on OOM.
 int64_t ra_record_get_or_create(ra_source *s, uint32_t id_sym, uint32_t type_sym, bool *created);
-/// ra_record_new_unnamed with the type's index (the normalizer's quick records, whose index it
-/// keeps by selection).
-static inline __attribute__((always_inline)) int64_t ra_record_new_typed(ra_source *s, uint32_t type, uint32_t cap) {
+/// Room for a new record's `cap` values at the end of `vals`; `*first` gets where. False on OOM /
+/// past the limits (`nfields` stays below RA_NO_RECORD, which no record's `fields` can be).
+static inline __attribute__((always_inline)) bool ra_vals_take(ra_source *s, uint32_t cap, uint32_t *first) {
     if (cap > RA_MAX_FIELDS_PER_RECORD) {
         s->fields_full = true;
-        return -1;
+        return false;
     }
-    if (s->nrecs >= UINT32_MAX - 1 || s->nfields > UINT32_MAX - cap) return -1;
-    if (!ra_grow((void **)&s->recs, &s->caprecs, s->nrecs + 1, sizeof(ra_record))) return -1;
-    if (!ra_grow((void **)&s->vals, &s->capfields, s->nfields + cap, sizeof(uint32_t))) return -1;
-    uint32_t idx = s->nrecs++;
-    s->recs[idx] = (ra_record){.id = 0, .fields = s->nfields, .type = (uint16_t)type, .self_id = 0, .shape = 0};
+    if (s->nfields >= UINT32_MAX - cap) return false;
+    if (!ra_grow((void **)&s->vals, &s->capfields, s->nfields + cap, sizeof(uint32_t))) return false;
+    *first = s->nfields;
     s->nfields += cap;
-    s->tail = idx + 1;
-    return idx;
+    return true;
 }
-/// A new record with room for exactly `cap` fields and no data ID yet (`id` 0: the normalizer's
-/// list items whose client ID waits for their list's owner; named later, or dropped by
-/// ra_source_drop_unnamed). One append to the record table and one to the values, inline
-/// for the normalizer. -1 on OOM / past the limits.
+/// Appends a free entry to the unnamed table (ra_source.c). False on OOM / past RA_MAX_UNNAMED.
+bool ra_unnamed_grow(ra_source *s);
+/// A new unnamed record of type index `type` with room for exactly `cap` values (the
+/// normalizer's records made before their data ID is known: named by ra_record_name, or dropped
+/// by ra_record_drop_unnamed). Its handle (RA_REC_UNNAMED | index), -1 on OOM / past the limits.
+static inline __attribute__((always_inline)) int64_t ra_record_new_typed(ra_source *s, uint32_t type, uint32_t cap) {
+    uint32_t first;
+    if ((!s->unnamed_free && !ra_unnamed_grow(s)) || !ra_vals_take(s, cap, &first)) return -1;
+    uint32_t u = s->unnamed_free - 1;
+    s->unnamed_free = s->unnamed[u].fields;
+    s->unnamed[u] = (ra_record){.fields = first, .type = (uint16_t)type, .self_id = 0, .shape = 0};
+    uint32_t h = RA_REC_UNNAMED | u;
+    s->tail = h + 1;
+    return h;
+}
+/// ra_record_new_typed by the typename's symbol.
 static inline __attribute__((always_inline)) int64_t ra_record_new_unnamed(ra_source *s, uint32_t type_sym, uint32_t cap) {
     uint32_t type = ra_type_index(s, type_sym);
     if (!type && type_sym) return -1;
     return ra_record_new_typed(s, type, cap);
 }
-/// A new record for `id_sym` (which has none) with room for exactly `cap` fields. -1 on OOM.
+/// A new record for `id_sym` (which has none) with room for exactly `cap` values: `id_sym`, or -1
+/// on OOM / past the limits.
 static inline __attribute__((always_inline)) int64_t ra_record_new(ra_source *s, uint32_t id_sym, uint32_t type_sym, uint32_t cap) {
-    int64_t idx = ra_record_new_unnamed(s, type_sym, cap);
-    if (idx < 0) return -1;
-    s->recs[idx].id = id_sym;
-    s->syms[id_sym].record = (uint32_t)idx + 1;
-    return idx;
+    uint32_t type = ra_type_index(s, type_sym), first;
+    if ((!type && type_sym) || !ra_vals_take(s, cap, &first)) return -1;
+    s->syms[id_sym].rec = (ra_record){.fields = first, .type = (uint16_t)type, .self_id = 0, .shape = 0};
+    s->nrecs++;
+    s->tail = id_sym + 1;
+    return id_sym;
 }
-/// Removes the records that never got a data ID (see ra_record_new_unnamed), keeping the others
-/// in order; their field slots become garbage, as a relocated record's old slots do.
+/// Frees unnamed record `h`'s entry for the next one (its values stay where they are).
+static inline void ra_unnamed_free(ra_source *s, uint32_t h) {
+    uint32_t u = h & ~RA_REC_UNNAMED;
+    s->unnamed[u].fields = s->unnamed_free;
+    s->unnamed_free = u + 1;
+}
+/// Unnamed record `h` takes data ID `id` (which has no record): its header moves to the ID's entry.
+static inline __attribute__((always_inline)) void ra_record_name(ra_source *s, uint32_t h, uint32_t id) {
+    s->syms[id].rec = s->unnamed[h & ~RA_REC_UNNAMED];
+    s->nrecs++;
+    if (s->tail == h + 1) s->tail = id + 1;
+    ra_unnamed_free(s, h);
+}
+/// Drops unnamed record `h` (merged into its ID's record, or given back to the staging stack):
+/// its values become garbage, as a relocated record's old values do.
+static inline void ra_record_drop_unnamed(ra_source *s, uint32_t h) {
+    if (s->tail == h + 1) s->tail = 0;
+    ra_unnamed_free(s, h);
+}
+/// Drops the records that never got a data ID and the table they were in (a payload's delta,
+/// when it finishes).
 void ra_source_drop_unnamed(ra_source *s);
 /// Room for `cap` fields: in place when the record's slots end the arena, else moved to its end
 /// (the old slots become garbage). false on OOM / limit.
 bool ra_record_reserve(ra_source *s, uint32_t rec, uint32_t cap);
 /// Gives back a record's room past its fields when its slots end the arena (a record just built).
 void ra_record_trim(ra_source *s, uint32_t rec);
-/// Whether `value` is record `rec`'s own data ID (its symbol, or a string of its text).
+/// Whether `value` is record `rec`'s own data ID (its symbol, or a string of its text); never for
+/// an unnamed record.
 bool ra_is_own_id(const ra_source *s, uint32_t rec, uint64_t value);
 /// Whether `text` is data ID `id`'s text (0: no ID, never).
 bool ra_text_is_own_id(const ra_source *s, uint32_t id, const char *text, size_t len);

@@ -127,12 +127,12 @@ static inline __attribute__((always_inline)) bool resolve_late_if_any(ra_normali
 
 // A quick record frame (frame.quick) that turns out to need the general path after all (a
 // pending link, a record parked inside; a buffered value or a list, which the plan keeps from
-// quick sets, would be the same): its fields go back to the staging stack, and its record stays
-// unnamed, dropped when the payload finishes.
+// quick sets, would be the same): its fields go back to the staging stack, and its unnamed
+// record is dropped (its values become garbage).
 __attribute__((noinline)) static bool demote(ra_normalizer *n, frame *f) {
     if (!resolve_late_if_any(n)) return false;  // (a closed record's link may be one of these slots)
     ra_source *d = n->delta;
-    uint32_t first = d->recs[f->rec].fields, count = f->slot - first;
+    uint32_t first = f->qword_base - f->qw_off, count = f->slot - first;
     f->quick = false;
     if (!ra_grow((void **)&n->fields, &n->cap_fields, n->nfields + count, sizeof(staged_field))) return false;
     for (uint32_t i = 0; i < count; i++) {
@@ -143,6 +143,7 @@ __attribute__((noinline)) static bool demote(ra_normalizer *n, frame *f) {
         if (!stage_field(n, d->id_key, ra_make(RA_TAG_IDSTR, 0), 0)) return false;
         f->id_field = count + 1;
     }
+    ra_record_drop_unnamed(d, f->rec);
     return true;
 }
 
@@ -165,7 +166,7 @@ static inline __attribute__((always_inline)) bool add_field(ra_normalizer *n, fr
 
 // How many fields the record frame has so far.
 static inline uint32_t field_count(const ra_normalizer *n, const frame *f) {
-    return f->quick ? f->slot - n->delta->recs[f->rec].fields : n->nfields - f->field_base;
+    return f->quick ? f->slot - (f->qword_base - f->qw_off) : n->nfields - f->field_base;  // (its first value: qw_off)
 }
 
 // Storage keys and type names come from the plan: intern each once per payload, not per field.
@@ -243,9 +244,9 @@ static inline __attribute__((always_inline)) frame *push_record(ra_normalizer *n
     r->next_en = n->plan->entries + info->entry_first;
     r->special = !info->plain;
     if (sel != RA_NONE && n->plan->quick[sel]) {
-        // Its record now, unnamed (and counted so until it is named: see name_record), with room
-        // for every entry of its set (each can give one field at most) but a string `id`, which
-        // goes in the record's flag.
+        // Its record now, unnamed (in the delta's unnamed table until it is named: see
+        // name_record), with room for every entry of its set (each can give one field at most)
+        // but a string `id`, which goes in the record's flag.
         uint32_t type = plan_type(n, n->plan->sels[sel].concrete_type), room = info->entry_count - info->self_id;
         int64_t rec = type ? ra_record_new_typed(n->delta, type, room) : -1;
         if (rec < 0 || !ra_grow((void **)&n->qwords, &n->cap_qwords, n->nqwords + room, sizeof(uint32_t))) {
@@ -255,10 +256,9 @@ static inline __attribute__((always_inline)) frame *push_record(ra_normalizer *n
         n->nqwords += room;
         r->quick = true;
         r->rec = (uint32_t)rec;
-        r->slot = n->delta->recs[rec].fields;
+        r->slot = ra_unnamed_rec(n->delta, (uint32_t)rec)->fields;
         r->slot_end = r->slot + room;
         r->qw_off = r->qword_base - r->slot;
-        n->unnamed++;
     }
     return r;
 }
@@ -493,7 +493,7 @@ static int set_type_from(ra_normalizer *n, int64_t rec, uint64_t v) {
     const uint8_t *p = ra_heap_value(n->delta, ra_value_payload(v), &len);
     uint32_t t = ra_intern(n->delta, (const char *)p, len), ti = t ? ra_type_index(n->delta, t) : 0;
     if (!ti) return oom(n);
-    n->delta->recs[rec].type = (uint16_t)ti;
+    ra_rec(n->delta, (uint32_t)rec)->type = (uint16_t)ti;
     return 1;
 }
 
@@ -503,19 +503,19 @@ static inline bool is_typename_key(const ra_normalizer *n, uint32_t key) {
 }
 
 // seal_shape's search (and the set's shape from then).
-__attribute__((noinline)) static bool seal_shape_slow(ra_normalizer *n, uint32_t rec, const uint32_t *words, uint32_t count,
+__attribute__((noinline)) static bool seal_shape_slow(ra_normalizer *n, ra_record *r, const uint32_t *words, uint32_t count,
                                                       uint32_t set) {
-    uint32_t shape = ra_shape_of(n->delta, words, count);
+    uint32_t shape = ra_shape_of(n->delta, words, count);  // (adds a shape at most: `r` stays where it is)
     if (shape == RA_NONE) return false;
-    n->delta->recs[rec].shape = (uint16_t)shape;
+    r->shape = (uint16_t)shape;
     if (set != RA_NONE) n->set_shapes[set] = (uint16_t)shape;
     return true;
 }
 
-// Gives record `rec` the shape of its `count` fields' `words` (not in the delta's shape words):
+// Gives record `r` the shape of its `count` fields' `words` (not in the delta's shape words):
 // the last shape a record of set `set` took when it is the same (records of one selection
 // mostly are), else found or added. False on OOM / past the shapes' limit.
-static inline __attribute__((always_inline)) bool seal_shape(ra_normalizer *n, uint32_t rec, const uint32_t *words,
+static inline __attribute__((always_inline)) bool seal_shape(ra_normalizer *n, ra_record *r, const uint32_t *words,
                                                              uint32_t count, uint32_t set) {
     ra_source *d = n->delta;
     uint32_t last = set != RA_NONE ? n->set_shapes[set] : 0;
@@ -525,11 +525,11 @@ static inline __attribute__((always_inline)) bool seal_shape(ra_normalizer *n, u
         uint32_t i = 0;
         while (i < count && w[i] == words[i]) i++;
         if (i == count) {
-            d->recs[rec].shape = (uint16_t)last;
+            r->shape = (uint16_t)last;
             return true;
         }
     }
-    return seal_shape_slow(n, rec, words, count, set);
+    return seal_shape_slow(n, r, words, count, set);
 }
 
 // Room for `count` shape words past the open quick records' (where a record's shape is built).
@@ -556,8 +556,9 @@ static inline __attribute__((always_inline)) bool copy_fields(ra_normalizer *n, 
                                                               uint32_t count, uint32_t set) {
     uint32_t *w = shape_scratch(n, count);
     if (!w) return false;
-    put_fields(n->delta->vals + n->delta->recs[rec].fields, w, fields, count);
-    return seal_shape(n, rec, w, count, set);
+    ra_record *r = ra_rec(n->delta, rec);
+    put_fields(n->delta->vals + r->fields, w, fields, count);
+    return seal_shape(n, r, w, count, set);
 }
 
 // Which staged field is the record's `id` holding data ID `id` (kept in the record's flag, in
@@ -579,33 +580,43 @@ static inline __attribute__((always_inline)) int64_t new_record_with(ra_normaliz
     uint32_t *w = shape_scratch(n, count);
     int64_t rec = w ? ra_record_new(d, id, type, count - flag) : -1;
     if (rec < 0) return rec;
-    ra_record *r = &d->recs[rec];
+    ra_record *r = &d->syms[rec].rec;
     put_fields(d->vals + r->fields, w, fields, skip);
     if (flag) put_fields(d->vals + r->fields + skip, w + skip, fields + skip + 1, count - skip - 1);
     r->self_id = flag;
-    return seal_shape(n, (uint32_t)rec, w, count - flag, set) ? rec : -1;
+    return seal_shape(n, r, w, count - flag, set) ? rec : -1;
 }
 
-// A record committed before its data ID was known (one whose client ID waited for its owner's
-// ID: a connection's edge, say) takes that ID. When the ID has a record already (the same item
-// reached twice in one payload), the fields are set there instead, later values winning as in
-// commit, and the unnamed record is dropped when the payload finishes.
-__attribute__((noinline)) static int merge_unnamed(ra_normalizer *n, uint32_t existing, uint32_t rec) {
+// A record made before its data ID was known (a quick record, whose `id` may come last; one
+// whose client ID waited for its owner's ID: a connection's edge, say) takes that ID: its header
+// moves to the ID's entry. When the ID has a record already (the same item reached twice in one
+// payload), the fields are set there instead, later values winning as in commit, and the unnamed
+// record is dropped (its values become garbage).
+// (`r`: the unnamed record's header, in the unnamed table or a parked record's entry.)
+__attribute__((noinline)) static int merge_unnamed(ra_normalizer *n, uint32_t id, const ra_record *r) {
     ra_source *d = n->delta;
-    const ra_record *r = &d->recs[rec];
     uint32_t count = ra_rec_count(d, r);
     if (!ra_grow((void **)&n->setbuf, &n->cap_setbuf, count + 1, sizeof(uint64_t))) return oom(n);
     for (uint32_t i = 0; i < count; i++) n->setbuf[i] = ra_rec_slot(d, r, i);
-    if (r->self_id) n->setbuf[count++] = ra_slot_pack(d->id_key, ra_make(RA_TAG_IDSTR, d->recs[existing].id));
-    return ra_record_set_all(d, existing, n->setbuf, count) ? 1 : oom(n);
+    if (r->self_id) n->setbuf[count++] = ra_slot_pack(d->id_key, ra_make(RA_TAG_IDSTR, id));
+    return ra_record_set_all(d, id, n->setbuf, count) ? 1 : oom(n);
 }
 static inline __attribute__((always_inline)) int name_record(ra_normalizer *n, uint32_t id, uint32_t rec) {
     ra_source *d = n->delta;
-    uint32_t existing = d->syms[id].record;
-    if (__builtin_expect(existing != 0, 0)) return merge_unnamed(n, existing - 1, rec);
-    d->recs[rec].id = id;
-    d->syms[id].record = rec + 1;
-    n->unnamed--;
+    if (__builtin_expect(ra_has_record(d, id), 0)) {
+        if (!merge_unnamed(n, id, ra_rec(d, rec))) return 0;
+        ra_record_drop_unnamed(d, rec);
+        return 1;
+    }
+    ra_record_name(d, rec, id);
+    return 1;
+}
+// name_record for a parked record, whose header waited in its pending entry (commit_unnamed).
+static inline __attribute__((always_inline)) int name_parked(ra_normalizer *n, uint32_t id, const ra_record *r) {
+    ra_source *d = n->delta;
+    if (__builtin_expect(ra_has_record(d, id), 0)) return merge_unnamed(n, id, r);
+    d->syms[id].rec = *r;
+    d->nrecs++;
     return 1;
 }
 
@@ -627,10 +638,10 @@ static inline __attribute__((always_inline)) int resolve_late(ra_normalizer *n) 
 // data ID's symbol (0 while the frame's data ID is not known). False on OOM / limit.
 static inline __attribute__((always_inline)) bool seal_quick(ra_normalizer *n, const frame *f, uint32_t id) {
     ra_source *d = n->delta;
-    ra_record *r = &d->recs[f->rec];
+    ra_record *r = ra_unnamed_rec(d, f->rec);
     if (f->id_field == ID_IN_FLAG) r->self_id = 1;
     else if (f->id_field) d->vals[r->fields + f->id_field - 1] = id;  // (its word's tag is IDSTR: stage_id)
-    return seal_shape(n, f->rec, n->qwords + f->qword_base, f->slot - r->fields, f->set);
+    return seal_shape(n, r, n->qwords + f->qword_base, f->slot - r->fields, f->set);
 }
 
 // `unique`: the fields' storage keys are known to be distinct (ra_set_info.unique_storage), so a
@@ -639,8 +650,7 @@ static inline __attribute__((always_inline)) bool seal_quick(ra_normalizer *n, c
 // translating), and the `id` field has its symbol already, so they are copied as they are.
 static int commit(ra_normalizer *n, uint32_t id, uint32_t type, const staged_field *fields, uint32_t count,
                   const uint8_t *base, bool unique, bool plain) {
-    uint32_t existing = n->delta->syms[id].record;
-    bool created = existing == 0;
+    bool created = !ra_has_record(n->delta, id);
     if (created && plain) return new_record_with(n, id, type, fields, count, RA_NONE) >= 0 ? 1 : oom(n);
     uint32_t skip = created && unique ? self_id_at(n->delta, id, fields, count) : count;
     // The room a record needs: a slot for each field written below, none for a buffered field,
@@ -648,16 +658,16 @@ static int commit(ra_normalizer *n, uint32_t id, uint32_t type, const staged_fie
     // `unique` that is at most what the record takes, since ra_record_set keeps one slot a key.
     // (Needed for a new record, and for an existing one with no field yet: the root, made with
     // the normalizer, which takes its room at once rather than a slot at a time.)
-    bool empty = created || ra_rec_count(n->delta, &n->delta->recs[existing - 1]) == 0;
+    bool empty = created || ra_rec_count(n->delta, &n->delta->syms[id].rec) == 0;
     uint32_t room = 0;
     for (uint32_t i = 0; empty && i < count; i++) room += !fields[i].buffered && i != skip && !is_typename_key(n, fields[i].key);
-    int64_t rec = created ? ra_record_new(n->delta, id, type, room) : (int64_t)existing - 1;
+    int64_t rec = created ? ra_record_new(n->delta, id, type, room) : id;
     if (rec < 0) return oom(n);
     if (!created && empty && !ra_record_reserve(n->delta, (uint32_t)rec, room)) return oom(n);
     if (created && unique) {
-        uint32_t at = n->delta->recs[rec].fields, c = 0, *w = shape_scratch(n, count);
+        uint32_t at = n->delta->syms[id].rec.fields, c = 0, *w = shape_scratch(n, count);
         if (!w) return oom(n);
-        n->delta->recs[rec].self_id = skip < count;
+        n->delta->syms[id].rec.self_id = skip < count;
         for (uint32_t i = 0; i < count; i++) {
             if (fields[i].buffered || i == skip) continue;
             if (is_typename_key(n, fields[i].key)) {
@@ -667,14 +677,14 @@ static int commit(ra_normalizer *n, uint32_t id, uint32_t type, const staged_fie
             uint64_t dv = to_delta(n, fields[i].value, base);
             if (!dv) return oom(n);
             if (fields[i].key == n->delta->id_key && ra_is_own_id(n->delta, (uint32_t)rec, dv)) {
-                n->delta->recs[rec].self_id = 1;  // (an `id` replayed as text, say)
+                n->delta->syms[id].rec.self_id = 1;  // (an `id` replayed as text, say)
                 continue;
             }
             uint64_t slot = ra_slot_pack(fields[i].key, dv);
             n->delta->vals[at + c] = (uint32_t)(slot >> 32);
             w[c++] = ra_slot_word(slot);
         }
-        if (!seal_shape(n, (uint32_t)rec, w, c, RA_NONE)) return oom(n);
+        if (!seal_shape(n, &n->delta->syms[id].rec, w, c, RA_NONE)) return oom(n);
         ra_record_trim(n->delta, (uint32_t)rec);
         return 1;
     }
@@ -858,7 +868,7 @@ static int settle_pending(ra_normalizer *n, uint32_t mark, uint32_t frame_depth,
                                                            : list_item_client_id(n, frame_sym, p->storage_key, p->index);
         if (!p->resolved) return oom(n);
         if (fuse && p->committed) {
-            if (!name_record(n, p->resolved, p->rec_or_type)) return 0;
+            if (!name_parked(n, p->resolved, &p->rec)) return 0;
             named = i + 1;
         } else {
             fuse = false;
@@ -873,8 +883,8 @@ static int settle_pending(ra_normalizer *n, uint32_t mark, uint32_t frame_depth,
     n->nested -= nested;
     for (uint32_t i = named; i < n->npend; i++) {
         pend_rec *p = &n->pend[i];
-        if (p->committed ? !name_record(n, p->resolved, p->rec_or_type)
-                         : !commit(n, p->resolved, p->rec_or_type, n->pfields + p->field_first, p->field_count,
+        if (p->committed ? !name_parked(n, p->resolved, &p->rec)
+                         : !commit(n, p->resolved, p->type, n->pfields + p->field_first, p->field_count,
                                    n->pbytes.data, p->unique, p->plain))
             return 0;
     }
@@ -888,16 +898,24 @@ static int settle_pending(ra_normalizer *n, uint32_t mark, uint32_t frame_depth,
 }
 
 // A parked record whose staged fields go in as they are (nothing in it waits for another
-// record: a list's edge, say): into the delta now, unnamed, named when it settles, instead of
-// being copied twice. Returns 1 + the record, 0 on OOM.
-static inline __attribute__((always_inline)) uint32_t commit_unnamed(ra_normalizer *n, const frame *f, uint32_t type_sym) {
-    if (f->quick)  // its record holds its fields already
-        return seal_quick(n, f, 0) ? f->rec + 1 : 0;
-    uint32_t count = n->nfields - f->field_base;
-    int64_t rec = ra_record_new_unnamed(n->delta, type_sym, count);
-    if (rec < 0 || !copy_fields(n, (uint32_t)rec, n->fields + f->field_base, count, f->set)) return 0;
-    n->unnamed++;
-    return (uint32_t)rec + 1;
+// record: a list's edge, say): into the delta now, its values where they stay, instead of being
+// copied twice; its header waits in its pending entry (`*out`: a million for a million todos, in
+// the entries that are made anyway), and goes to its data ID's entry when it settles
+// (name_parked). False on OOM.
+static inline __attribute__((always_inline)) bool commit_unnamed(ra_normalizer *n, const frame *f, uint32_t type_sym,
+                                                                 ra_record *out) {
+    ra_source *d = n->delta;
+    int64_t rec = f->rec;
+    if (f->quick) {  // its record holds its fields already
+        if (!seal_quick(n, f, 0)) return false;
+    } else {
+        uint32_t count = n->nfields - f->field_base;
+        rec = ra_record_new_unnamed(d, type_sym, count);
+        if (rec < 0 || !copy_fields(n, (uint32_t)rec, n->fields + f->field_base, count, f->set)) return false;
+    }
+    *out = *ra_rec(d, (uint32_t)rec);
+    ra_record_drop_unnamed(d, (uint32_t)rec);  // (its values stay: the header moved)
+    return true;
 }
 
 // A closed record's link goes to its parent: the next item of a list, or the field of the
@@ -938,8 +956,8 @@ static bool is_viewer(const ra_normalizer *n, const frame *f) {
 // whatever adds a symbol does (resolve_placed), so nothing sees the difference.
 static inline __attribute__((always_inline)) int close_late(ra_normalizer *n, frame *f, frame *p, uint32_t key) {
     ra_source *d = n->delta;
-    ra_record *r = &d->recs[f->rec];
-    if (!seal_shape(n, f->rec, n->qwords + f->qword_base, f->slot - r->fields, f->set)) return oom(n);
+    ra_record *r = ra_unnamed_rec(d, f->rec);
+    if (!seal_shape(n, r, n->qwords + f->qword_base, f->slot - r->fields, f->set)) return oom(n);
     n->late_rec = f->rec + 1;
     n->late_off = (uint32_t)f->id_off;
     n->late_len = f->id_len;
@@ -980,7 +998,7 @@ static inline __attribute__((always_inline)) int close_identified(ra_normalizer 
         if (!name_record(n, id, f->rec)) return 0;
     } else {
         if (f->id_field) n->fields[base + f->id_field - 1].value = ra_make(RA_TAG_IDSTR, id);
-        if (__builtin_expect(n->delta->syms[id].record != 0, 0)) {  // reached before in this payload: merged
+        if (__builtin_expect(ra_has_record(n->delta, id), 0)) {  // reached before in this payload: merged
             if (!commit(n, id, type_sym, n->fields + base, count, n->bytes.data, true, true)) return 0;
         } else if (new_record_with(n, id, type_sym, n->fields + base, count, f->set) < 0) {
             return oom(n);
@@ -993,16 +1011,16 @@ static inline __attribute__((always_inline)) int close_identified(ra_normalizer 
 }
 
 // finish_record for a list's item that waits for its list's owner (a connection's edge, until
-// the connection closes) and holds nothing that waits itself: it goes into the delta now,
-// unnamed, and takes its client ID when the owner's ID is known (settle_pending).
+// the connection closes) and holds nothing that waits itself: its values go into the delta now,
+// its header into its pending entry (commit_unnamed), and it takes its client ID when the
+// owner's ID is known (settle_pending).
 static inline __attribute__((always_inline)) int park_item(ra_normalizer *n, frame *f, uint32_t depth, uint32_t type_sym) {
     if (!ra_grow((void **)&n->pend, &n->cap_pend, n->npend + 1, sizeof(pend_rec))) return oom(n);
-    uint32_t rec = commit_unnamed(n, f, type_sym);
-    if (!rec) return oom(n);
+    pend_rec *p = &n->pend[n->npend];
+    *p = (pend_rec){.index = pend_index_of(f), .field_first = n->npfields, .parent = RA_ITEM_PEND | (depth - 2),
+                    .storage_key = n->plan->sels[f->sel].storage_key, .committed = 1, .unique = 1, .plain = 1};
+    if (!commit_unnamed(n, f, type_sym, &p->rec)) return oom(n);
     uint32_t me = n->npend++;
-    n->pend[me] = (pend_rec){.index = pend_index_of(f), .field_first = n->npfields, .parent = RA_ITEM_PEND | (depth - 2),
-                             .storage_key = n->plan->sels[f->sel].storage_key, .rec_or_type = rec - 1,
-                             .committed = 1, .unique = 1, .plain = 1};
     n->nfields = f->field_base;
     n->bytes.len = f->byte_base;
     pop(n);
@@ -1018,7 +1036,7 @@ static int close_record(ra_normalizer *n) {
     if (f->quick && __builtin_expect(n->npend != f->pend_base, 0) && !demote(n, f)) return oom(n);
     if (f->quick) {
         if (f->id_deferred || f->resolved) return close_identified(n, f, 0);  // (its record has its type)
-        uint32_t type_sym = ra_rec_type(n->delta, &n->delta->recs[f->rec]);
+        uint32_t type_sym = ra_rec_type(n->delta, ra_unnamed_rec(n->delta, f->rec));
         if (f->id_state == ID_NONE && f->index >= 0) {
             const frame *owner = &n->frames[depth - 2];  // (a list item: the list's record)
             if (!owner->resolved && !owner->id_deferred) return park_item(n, f, depth, type_sym);
@@ -1137,15 +1155,13 @@ static int finish_record(ra_normalizer *n, uint32_t depth, uint32_t type_sym, bo
         if (!ra_grow((void **)&n->pend, &n->cap_pend, n->npend + 1, sizeof(pend_rec))) return oom(n);
         pend_rec park = {.field_first = n->npfields, .field_count = 0, .parent = RA_ITEM_PEND | (depth - 1),
                          .storage_key = n->plan->sels[f->sel].storage_key, .index = pend_index_of(f),
-                         .rec_or_type = type_sym, .unique = n->plan->info[f->set].unique_storage,
+                         .type = type_sym, .unique = n->plan->info[f->set].unique_storage,
                          .plain = !f->special};  // buffered fields (replayed already) are not parked
         if (n->frames[depth - 1].kind == F_LIST) park.parent = RA_ITEM_PEND | (depth - 2);
         uint32_t count = n->nfields - f->field_base;
         if (!f->special && !f->buffered) {
-            uint32_t rec = commit_unnamed(n, f, type_sym);
-            if (!rec) return oom(n);
+            if (!commit_unnamed(n, f, type_sym, &park.rec)) return oom(n);
             park.committed = 1;
-            park.rec_or_type = rec - 1;
         } else {
             if (!ra_grow((void **)&n->pfields, &n->cap_pfields, n->npfields + count, sizeof(staged_field)))
                 return oom(n);
@@ -1669,13 +1685,13 @@ static ra_status parse_failed(ra_normalizer *n, yajl_status st, const uint8_t *b
 void ra_normalizer_expect(ra_normalizer *n, uint64_t total_bytes) {
     // Past 16 GiB (the default size limit) a guess is not worth its address space.
     if (n->failed || n->consumed || total_bytes > n->limits.max_bytes || total_bytes > ((uint64_t)1 << 34)) return;
-    // Generous per-byte guesses (a to-do list needs a symbol and a record per ~60 bytes, half of
-    // them texts in the index, a field slot per ~24 and about half its bytes again as heap and
+    // Generous per-byte guesses (a to-do list needs a symbol, with its record, per ~60 bytes,
+    // half of them texts in the index, a value per ~24 and about half its bytes again as heap and
     // symbol text); past a guess the arrays grow as usual. Failing to reserve is not an error
     // here: growth will report it.
     uint64_t b = total_bytes;
-    (void)ra_source_reserve(n->delta, (uint32_t)(b / 64), (uint32_t)(b / 112), (size_t)(b * 3 / 4), (uint32_t)(b / 48),
-                            (uint32_t)(b / 16), (size_t)(b * 3 / 4));
+    (void)ra_source_reserve(n->delta, (uint32_t)(b / 64), (uint32_t)(b / 112), (size_t)(b * 3 / 4), (uint32_t)(b / 16),
+                            (size_t)(b * 3 / 4));
     // List items waiting for their list's owner (a connection's edges, until the connection
     // closes): one per ~100 bytes. Sized once, these come back from the retained blocks on the
     // next payload instead of growing into fresh pages.
@@ -1720,7 +1736,7 @@ ra_status ra_normalizer_finish(ra_normalizer *n) {
         return RA_ERR_RESPONSE;
     }
     if (!resolve_late_if_any(n)) return n->err.code;
-    if (n->unnamed) ra_source_drop_unnamed(n->delta);
+    ra_source_drop_unnamed(n->delta);
     ra_source_trim_tables(n->delta);
     ra_source_settle_index(n->delta);
     if (n->errors_json.len) {

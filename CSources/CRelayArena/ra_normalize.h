@@ -62,7 +62,7 @@ typedef struct frame {
     const ra_entry *next_en;  // RECORD: the entry after the last matched key (members usually arrive in selection
                               // order); other frames: a sentinel that matches no key (cb_map_key)
     uint32_t resolved;     // delta symbol once the data ID is known
-    uint32_t rec;          // quick RECORD: its record in the delta, made unnamed when it opened (see add_field)
+    uint32_t rec;          // quick RECORD: its record's handle in the delta's unnamed table, made when it opened (push_record)
     uint32_t slot, slot_end;  // quick RECORD: the next of its record's values, and the end of its room
     uint32_t qword_base;   // `qwords` at open: a quick RECORD's fields' shape words from there
     uint32_t qw_off;       // quick RECORD: qword_base less its first value (a value's word is at slot + qw_off)
@@ -79,10 +79,13 @@ typedef struct pend_rec {
     uint32_t field_count : 29;
     uint32_t unique : 1;     // its set's storage keys are distinct (see ra_set_info)
     uint32_t plain : 1;      // its fields go into a new record as they are (see commit)
-    uint32_t committed : 1;  // its record is in the delta, unnamed (see name_record): `rec_or_type` is it
-    uint32_t rec_or_type;    // committed: its record; else its creation type (delta symbol)
+    uint32_t committed : 1;  // its record is made, its values in the delta: `rec` is its header (see name_parked)
+    union {
+        ra_record rec;       // committed: its record's header, moved to its data ID's entry when named
+        uint32_t type;       // else its creation type (delta symbol)
+    };
 } pend_rec;
-_Static_assert(sizeof(pend_rec) == 28, "pend_rec packs into 28 bytes");
+_Static_assert(sizeof(pend_rec) == 32, "pend_rec packs into 32 bytes");
 #define PEND_NO_INDEX UINT32_MAX  // (a record that is not a list item: index -1)
 
 struct ra_normalizer {
@@ -116,7 +119,6 @@ struct ra_normalizer {
     // record (0: none; never while `placed`), the text, the slot of its `id` field and the slot
     // of its parent's link to it, both written when the ID is interned.
     uint32_t late_rec, late_off, late_len, late_hash, late_id_slot, late_link;
-    uint32_t unnamed;      // records committed unnamed and not named (merged into another record): dropped at finish
     uint32_t nested;       // pending records whose parent is another pending record (not a frame)
     ra_buf pbytes;
     ra_buf errors_json;    // the response's `errors` member, as received

@@ -150,9 +150,10 @@ static inline __attribute__((always_inline)) bool slot_equal_fast(const ra_sourc
     return value_equal(st, ra_slot_value(ss), d, ra_slot_value(ds), tr);
 }
 
-// Field `f` of delta record `dr` as a slot: its slots, then the `id` kept in its flag (self_id).
-static inline uint64_t delta_slot(const ra_source *d, const ra_record *dr, uint32_t f) {
-    return f < ra_rec_count(d, dr) ? ra_rec_slot(d, dr, f) : ra_slot_pack(d->id_key, ra_make(RA_TAG_IDSTR, dr->id));
+// Field `f` of delta record `dr` (data ID `did`) as a slot: its slots, then the `id` kept in its
+// flag (self_id).
+static inline uint64_t delta_slot(const ra_source *d, const ra_record *dr, uint32_t did, uint32_t f) {
+    return f < ra_rec_count(d, dr) ? ra_rec_slot(d, dr, f) : ra_slot_pack(d->id_key, ra_make(RA_TAG_IDSTR, did));
 }
 
 // The delta record's fields to compare with (and write into) an existing store record: its
@@ -369,7 +370,7 @@ static inline bool differ_get(const differ_bits *b, uint64_t differ, uint32_t at
     return b->words[k / 64] >> (k % 64) & 1;
 }
 
-// Relay's field-by-field merge of delta record `dr` into store record `ri` (both live): the
+// Relay's field-by-field merge of delta record `dr` (data ID `did`) into store record `ri` (both live): the
 // fields that differ, and the record it makes, as words in sh->merged (`*count` of them; a
 // position marked FROM_NONE goes) with sh->from saying where each value comes from, and whether
 // its `id` is in its flag. `differ` and `bits` from `at` get the differing fields (by delta
@@ -377,11 +378,11 @@ static inline bool differ_get(const differ_bits *b, uint64_t differ, uint32_t at
 // as they say already (pass 2 does not compare them again). Returns how many fields differ,
 // UINT32_MAX on OOM.
 static uint32_t merge_fields(const ra_source *st, const ra_source *d, const uint32_t *tr, shape_translation *sh,
-                             const ra_record *dr, uint32_t ri, uint32_t *count, bool *self_id, uint64_t *differ,
-                             differ_bits *bits, uint32_t at, bool known, size_t *heap) {
-    const ra_record *sr = &st->recs[ri];
+                             const ra_record *dr, uint32_t did, uint32_t ri, uint32_t *count, bool *self_id,
+                             uint64_t *differ, differ_bits *bits, uint32_t at, bool known, size_t *heap) {
+    const ra_record *sr = &st->syms[ri].rec;
     uint32_t sc = ra_rec_count(st, sr), nf = fields_to_merge(d, dr, sr), m = sc, ndiff = 0;
-    uint32_t own = tr[dr->id];
+    uint32_t own = tr[did];
     if (!merged_reserve(sh, sc + nf)) return UINT32_MAX;
     if (sc) memcpy(sh->merged, ra_rec_words(st, sr), (size_t)sc * 4);
     for (uint32_t j = 0; j < sc; j++) sh->from[j] = j;
@@ -389,13 +390,13 @@ static uint32_t merge_fields(const ra_source *st, const ra_source *d, const uint
     uint64_t was = *differ;
     if (!known) *differ = 0;
     for (uint32_t f = 0; f < nf; f++) {
-        uint64_t dslot = delta_slot(d, dr, f);
+        uint64_t dslot = delta_slot(d, dr, did, f);
         uint32_t key = tr[ra_slot_key(dslot)];
         uint32_t j;
         if (f < sc && (sh->merged[f] & RA_SLOT_KEY) == key) j = f;
         else for (j = 0; j < sc && (sh->merged[j] & RA_SLOT_KEY) != key; j++) {}
         uint64_t sslot = j < sc ? ra_rec_slot(st, sr, j)
-                         : sr->self_id && key == st->id_key ? ra_slot_pack(key, ra_make(RA_TAG_IDSTR, sr->id))
+                         : sr->self_id && key == st->id_key ? ra_slot_pack(key, ra_make(RA_TAG_IDSTR, ri))
                                                             : 0;
         if (known ? !differ_get(bits, was, at, f) : sslot && slot_equal_fast(st, sslot, d, dslot, tr)) continue;
         if (!known) differ_set(bits, differ, at, f);
@@ -431,8 +432,8 @@ static uint32_t compact_merged(shape_translation *sh, uint32_t m) {
     return k;
 }
 
-// One delta record that will change the store: its index in the delta, the store record (or
-// -1 when new), what it does, the shape it gives the store record and which of its fields
+// One delta record that will change the store: its data ID in the delta, the store's (-1 when
+// it has no record yet), what it does, the shape it gives the store record and which of its fields
 // differ, the first 64 in `differ`, the rest in differ_bits (pass 2 writes those without
 // comparing again: by then the store's lines are long gone).
 enum { CHANGE_COPY, CHANGE_TOMB, CHANGE_FIELDS, CHANGE_REBUILD };
@@ -492,33 +493,33 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
     for (uint32_t k = 1; k < d->shapes.n; k++) sh.index[k] = SHAPE_UNRESOLVED;
 
     // Pass 1: find what changes and exactly how much room it needs. Nothing is written.
-    uint64_t need_fields = 0, need_recs = 0;
+    // The delta's records are in its data IDs' entries, in their order.
+    uint64_t need_fields = 0;
     size_t need_heap = 0;
-    for (uint32_t i = 0; i < d->nrecs; i++) {
-        // The store records ahead: the symbol entry 8 records on, the record 4 on (tr[0] is 0 and
-        // syms[0] exists, so an empty slot needs no test).
-        if (i + 8 < d->nrecs) __builtin_prefetch(&st->syms[tr[d->recs[i + 8].id]]);
-        if (i + 4 < d->nrecs) {
-            uint32_t r1 = st->syms[tr[d->recs[i + 4].id]].record;
-            if (r1) __builtin_prefetch(&st->recs[r1 - 1]);
+    for (uint32_t i = 1; i < d->nsyms; i++) {
+        // The store's entries ahead (a record is in its ID's), 8 on, then the values of the
+        // record 4 on (tr[0] is 0 and syms[0] has no record: an empty slot needs no test).
+        if (i + 8 < d->nsyms) __builtin_prefetch(&st->syms[tr[i + 8]]);
+        if (i + 4 < d->nsyms) {
+            uint32_t f4 = st->syms[tr[i + 4]].rec.fields;
+            if (f4 != RA_NO_RECORD) __builtin_prefetch(&st->vals[f4]);
         }
-        const ra_record *dr = &d->recs[i];
-        if (!dr->id) continue;
-        uint32_t rec1 = st->syms[tr[dr->id]].record;
-        const ra_record *sr = rec1 ? &st->recs[rec1 - 1] : NULL;
+        if (!ra_has_record(d, i)) continue;
+        const ra_record *dr = &d->syms[i].rec;
+        uint32_t sid = tr[i];
+        const ra_record *sr = ra_has_record(st, sid) ? &st->syms[sid].rec : NULL;
         if (!sr || (!sr->type && dr->type)) {
             // New, or a tombstone coming back: the delta record is copied whole.
-            if (!sr) need_recs++;
             (void)store_type(st, d, tr, &tt, dr->type);
             uint32_t shape = store_shape(st, d, tr, &sh, dr->shape, true), dc = ra_rec_count(d, dr);
             if (shape == RA_NONE) goto shapes_oom;
             need_fields += dc;
             for (uint32_t f = 0; f < dc; f++) need_heap += heap_need(d, ra_slot_value(ra_rec_slot(d, dr, f)));
-            changes[nchanges++] = (change){i, (uint16_t)shape, CHANGE_COPY, dr->self_id, sr ? (int64_t)rec1 - 1 : -1, 0, 0};
+            changes[nchanges++] = (change){i, (uint16_t)shape, CHANGE_COPY, dr->self_id, sr ? (int64_t)sid : -1, 0, 0};
             continue;
         }
         if (!dr->type) {
-            if (sr->type) changes[nchanges++] = (change){i, 0, CHANGE_TOMB, 0, (int64_t)rec1 - 1, 0, 0};
+            if (sr->type) changes[nchanges++] = (change){i, 0, CHANGE_TOMB, 0, sid, 0, 0};
             continue;
         }
         bool retyped = sr->type != store_type(st, d, tr, &tt, dr->type);
@@ -540,13 +541,13 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
                 ndiff++;
             }
             if (ndiff || retyped)
-                changes[nchanges++] = (change){i, (uint16_t)dshape, CHANGE_FIELDS, sr->self_id, (int64_t)rec1 - 1, differ, at};
+                changes[nchanges++] = (change){i, (uint16_t)dshape, CHANGE_FIELDS, sr->self_id, sid, differ, at};
             continue;
         }
         uint32_t m, at;
         bool self_id;
         if (!more_reserve(&bits, fields_to_merge(d, dr, sr), &at)) goto oom;
-        uint32_t ndiff = merge_fields(st, d, tr, &sh, dr, rec1 - 1, &m, &self_id, &differ, &bits, at, false, &need_heap);
+        uint32_t ndiff = merge_fields(st, d, tr, &sh, dr, i, sid, &m, &self_id, &differ, &bits, at, false, &need_heap);
         if (ndiff == UINT32_MAX) goto oom;
         if (!ndiff && !retyped) continue;
         uint32_t sc = ra_rec_count(st, sr);
@@ -557,14 +558,13 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
         uint32_t shape = store_shape_of(st, &sh, sh.merged, m, true);
         if (shape == RA_NONE) goto shapes_oom;
         if (m > sc) need_fields += m;  // (at most: the tail grows in place)
-        changes[nchanges++] = (change){i, (uint16_t)shape, CHANGE_REBUILD, self_id, (int64_t)rec1 - 1, differ, at};
+        changes[nchanges++] = (change){i, (uint16_t)shape, CHANGE_REBUILD, self_id, sid, differ, at};
     }
-    if (need_fields > UINT32_MAX - (uint64_t)st->nfields || need_recs > UINT32_MAX - (uint64_t)st->nrecs) goto limit;
+    if (need_fields >= UINT32_MAX - (uint64_t)st->nfields) goto limit;
     if (need_heap > RA_MAX_HEAP - st->heap.len) goto heap_limit;
     if (st->ntypes + tt.nmissing > RA_MAX_TYPES + 1) goto types_limit;  // (index 0 is the tombstone's)
     if (st->shapes.n + sh.missing.n > RA_MAX_SHAPES + 1) goto shapes_limit;
     if (!ra_grow((void **)&st->vals, &st->capfields, st->nfields + (uint32_t)need_fields, sizeof(uint32_t))) goto oom;
-    if (!ra_grow((void **)&st->recs, &st->caprecs, st->nrecs + (uint32_t)need_recs, sizeof(ra_record))) goto oom;
     if (!ra_buf_reserve(&st->heap, need_heap)) goto oom;
     if (!ra_grow((void **)&st->updated, &st->capupdated, nchanges + 1, sizeof(uint32_t))) goto oom;
     if (!ra_types_reserve(st, tt.nmissing)) goto oom;
@@ -582,20 +582,20 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
     for (uint32_t c = 0; c < nchanges; c++) {
         // The records ahead, then (their headers in by now) their values.
         if (c + 8 < nchanges) {
-            __builtin_prefetch(&d->recs[changes[c + 8].drec]);
-            if (changes[c + 8].srec >= 0) __builtin_prefetch(&st->recs[changes[c + 8].srec]);
+            __builtin_prefetch(&d->syms[changes[c + 8].drec]);
+            if (changes[c + 8].srec >= 0) __builtin_prefetch(&st->syms[changes[c + 8].srec]);
         }
         if (c + 4 < nchanges) {
-            __builtin_prefetch(&d->vals[d->recs[changes[c + 4].drec].fields]);
-            if (changes[c + 4].srec >= 0) __builtin_prefetch(&st->vals[st->recs[changes[c + 4].srec].fields], 1);
+            __builtin_prefetch(&d->vals[d->syms[changes[c + 4].drec].rec.fields]);
+            if (changes[c + 4].srec >= 0) __builtin_prefetch(&st->vals[st->syms[changes[c + 4].srec].rec.fields], 1);
         }
         const change *ch = &changes[c];
-        const ra_record *dr = &d->recs[ch->drec];
-        uint32_t id = tr[dr->id];
+        const ra_record *dr = &d->syms[ch->drec].rec;
+        uint32_t id = tr[ch->drec];
         int64_t ri = ch->srec;
         bool created;
         if (ri < 0) ri = ra_record_get_or_create(st, id, 0, &created);  // (typed below)
-        ra_record *sr = &st->recs[ri];
+        ra_record *sr = &st->syms[ri].rec;
         switch (ch->kind) {
         case CHANGE_TOMB:
             sr->type = 0;
@@ -607,7 +607,6 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
             sr->type = tt.index[dr->type];
             sr->shape = 0;
             ra_record_reserve(st, (uint32_t)ri, dc);
-            sr = &st->recs[ri];
             for (uint32_t f = 0; f < dc; f++)
                 st->vals[sr->fields + f] = (uint32_t)(ra_slot_pack(0, translate(st, d, ra_slot_value(ra_rec_slot(d, dr, f)), tr)) >> 32);
             sr->shape = ch->shape;
@@ -632,18 +631,17 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
             bool self_id;
             uint64_t differ = ch->differ;
             size_t heap = 0;
-            (void)merge_fields(st, d, tr, &sh, dr, (uint32_t)ri, &m, &self_id, &differ, &bits, ch->more, true, &heap);  // (room reserved in pass 1)
+            (void)merge_fields(st, d, tr, &sh, dr, ch->drec, (uint32_t)ri, &m, &self_id, &differ, &bits, ch->more, true, &heap);  // (room reserved in pass 1)
             m = compact_merged(&sh, m);
             // The new values in the merged words' room (sh->merged is not needed any more): a
             // store value is read before anything is written over it.
             uint32_t *vals = sh.merged;
             for (uint32_t j = 0; j < m; j++) {
                 uint32_t from = sh.from[j];
-                vals[j] = from & FROM_DELTA ? (uint32_t)(ra_slot_pack(0, translate(st, d, ra_slot_value(delta_slot(d, dr, from & ~FROM_DELTA)), tr)) >> 32)
+                vals[j] = from & FROM_DELTA ? (uint32_t)(ra_slot_pack(0, translate(st, d, ra_slot_value(delta_slot(d, dr, ch->drec, from & ~FROM_DELTA)), tr)) >> 32)
                                             : st->vals[sr->fields + from];
             }
             if (m > sc) ra_record_reserve(st, (uint32_t)ri, m);
-            sr = &st->recs[ri];
             if (m) memcpy(st->vals + sr->fields, vals, (size_t)m * 4);
             sr->shape = ch->shape;
             sr->self_id = self_id;
@@ -685,10 +683,18 @@ done:
     return status;
 }
 
+// The data ID of a store's only record (0: none), looking no further than its first symbols.
+static uint32_t first_record(const ra_source *st, uint32_t within) {
+    for (uint32_t id = 1; id < st->nsyms && id <= within; id++)
+        if (ra_has_record(st, id)) return id;
+    return 0;
+}
+
 // A store holding only its root record, with no field, and no other symbol: what `RecordStore()`
 // starts as. (No symbol of it can be held by an earlier UpdatedRecordIDs, so renumbering is safe.)
 static bool pristine(const ra_source *st) {
-    return st->nrecs == 1 && st->nsyms <= 3 && st->recs[0].id && st->recs[0].type && ra_record_field_count(st, &st->recs[0]) == 0;
+    uint32_t root = st->nrecs == 1 && st->nsyms <= 3 ? first_record(st, 2) : 0;
+    return root && st->syms[root].rec.type && ra_record_field_count(st, &st->syms[root].rec) == 0;
 }
 
 // Exchanges everything but the locks (a pthread_rwlock_t must not move).
@@ -709,12 +715,12 @@ ra_status ra_source_publish_consuming(ra_source *st, ra_source *d, ra_error *err
     // Merging into a store that holds only its root gives the delta itself, plus that root:
     // take the delta's arena instead of copying it (no second copy, no second peak).
     // (A root ID like "client:x:0" is a derived symbol: the texts are written out.)
-    uint32_t root_type = ra_rec_type(st, &st->recs[0]);
-    uint32_t root_len = ra_sym_length(st, st->recs[0].id), type_len = ra_sym_length(st, root_type);
+    uint32_t root_id = first_record(st, 2), root_type = ra_rec_type(st, &st->syms[root_id].rec);
+    uint32_t root_len = ra_sym_length(st, root_id), type_len = ra_sym_length(st, root_type);
     char stack[128];
     char *root = root_len + type_len <= sizeof stack ? stack : ra_malloc((size_t)root_len + type_len + 1);
     if (!root) goto oom;
-    ra_sym_write(st, st->recs[0].id, root);
+    ra_sym_write(st, root_id, root);
     char *type = root + root_len;
     ra_sym_write(st, root_type, type);
     // Everything that can fail happens on the delta before the swap.
@@ -726,12 +732,12 @@ ra_status ra_source_publish_consuming(ra_source *st, ra_source *d, ra_error *err
     if (root != stack) ra_dealloc(root);
     if (ri < 0) goto oom;
     d->nupdated = 0;
-    for (uint32_t i = 0; i < d->nrecs; i++) {
-        const ra_record *r = &d->recs[i];
-        if (!r->id) continue;
+    for (uint32_t i = 1; i < d->nsyms; i++) {
+        if (!ra_has_record(d, i)) continue;
+        const ra_record *r = &d->syms[i].rec;
         // The root was there before: it changed only if the payload gave it a field or a type.
         if ((int64_t)i == ri && (created || (ra_rec_type(d, r) == tsym && ra_record_field_count(d, r) == 0))) continue;
-        d->updated[d->nupdated++] = r->id;
+        d->updated[d->nupdated++] = i;
     }
     swap_contents(st, d);
     return RA_OK;

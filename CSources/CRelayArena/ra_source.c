@@ -1,6 +1,6 @@
 // The arena: one record source = a symbol table (interned data IDs, typenames, storage keys),
-// a record table, record shapes (keys and tags), the records' values and a heap for
-// variable-size values.
+// each data ID's entry holding its record, record shapes (keys and tags), the records' values
+// and a heap for variable-size values.
 #include "ra_internal.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,7 +77,7 @@ ra_source *ra_source_create(void) {
         ra_source_destroy(s);
         return NULL;
     }
-    memset(&s->syms[0], 0, sizeof s->syms[0]);
+    s->syms[0] = (ra_symbol){.rec = {.fields = RA_NO_RECORD}};  // symbol 0: no text, no record
     s->types[0] = 0;
     s->shapes.at[0] = (ra_shape){0, 0, 0};
     s->shapes.n = 1;  // shape 0 has no field
@@ -96,7 +96,7 @@ void ra_source_destroy(ra_source *s) {
     ra_dealloc(s->dtabs);
     ra_dealloc(s->bloom);
     ra_dealloc_used(s->dslots, (size_t)s->ndslots * sizeof(uint32_t));
-    ra_dealloc_used(s->recs, (size_t)s->nrecs * sizeof(ra_record));
+    ra_dealloc(s->unnamed);
     ra_dealloc_used(s->vals, (size_t)s->nfields * sizeof(uint32_t));
     ra_shape_table_free(&s->shapes);
     ra_dealloc(s->scratch);
@@ -411,8 +411,7 @@ static bool ra_index_grow(ra_source *s, uint64_t want) {
     return true;
 }
 
-bool ra_source_reserve(ra_source *s, uint32_t syms, uint32_t indexed, size_t sym_bytes, uint32_t recs, uint32_t fields,
-                       size_t heap) {
+bool ra_source_reserve(ra_source *s, uint32_t syms, uint32_t indexed, size_t sym_bytes, uint32_t fields, size_t heap) {
     uint64_t want_syms = (uint64_t)s->nsyms + syms;
     if (want_syms > RA_MAX_SYMBOLS || indexed > syms) return false;
     if (!ra_index_grow(s, (uint64_t)s->nindexed + indexed)) return false;
@@ -424,10 +423,7 @@ bool ra_source_reserve(ra_source *s, uint32_t syms, uint32_t indexed, size_t sym
     // The heap first: the two ask for blocks of one size, and the one that asks first gets the
     // retained block with the most pages in (see ra_alloc.c), which the heap fills more of.
     if (!ra_buf_reserve(&s->heap, heap) || !ra_buf_reserve(&s->sym_bytes, sym_bytes)) return false;
-    if ((uint64_t)s->nrecs + recs >= UINT32_MAX ||
-        !ra_grow((void **)&s->recs, &s->caprecs, s->nrecs + recs, sizeof(ra_record)))
-        return false;
-    if ((uint64_t)s->nfields + fields > UINT32_MAX) return false;
+    if ((uint64_t)s->nfields + fields >= UINT32_MAX) return false;
     return ra_grow((void **)&s->vals, &s->capfields, s->nfields + fields, sizeof(uint32_t));
 }
 
@@ -742,27 +738,23 @@ uint32_t ra_shape_of(ra_source *s, const uint32_t *words, uint32_t count) {
 }
 
 int64_t ra_record_get_or_create(ra_source *s, uint32_t id_sym, uint32_t type_sym, bool *created) {
-    uint32_t r = s->syms[id_sym].record;
-    if (r) {
+    if (ra_has_record(s, id_sym)) {
         if (created) *created = false;
-        return r - 1;
+        return id_sym;
     }
-    // (The record's room first: a typename is added only for a record that is made.)
-    if (s->nrecs >= UINT32_MAX - 1 || !ra_grow((void **)&s->recs, &s->caprecs, s->nrecs + 1, sizeof(ra_record)))
-        return -1;
+    // (A typename is added only for a record that is made.)
     uint32_t type = type_sym ? ra_type_index(s, type_sym) : 0;
     if (!type && type_sym) return -1;
-    uint32_t idx = s->nrecs++;
-    // (No room: it takes some when it gets a field, at the end of the slots.)
-    s->recs[idx] = (ra_record){.id = id_sym, .fields = s->nfields, .type = (uint16_t)type, .shape = 0};
-    s->syms[id_sym].record = idx + 1;
+    // (No room: it takes some when it gets a field, at the end of the values.)
+    s->syms[id_sym].rec = (ra_record){.fields = s->nfields, .type = (uint16_t)type, .self_id = 0, .shape = 0};
+    s->nrecs++;
     if (created) *created = true;
-    return idx;
+    return id_sym;
 }
 
-uint64_t ra_record_get(const ra_source *s, uint32_t rec, uint32_t key) {
-    const ra_record *r = &s->recs[rec];
-    if (r->self_id && key == s->id_key) return ra_make(RA_TAG_IDSTR, r->id);
+// The value under `key` of record `r`, whose data ID is `id` (0: unnamed).
+static inline uint64_t record_get(const ra_source *s, const ra_record *r, uint32_t id, uint32_t key) {
+    if (r->self_id && key == s->id_key) return ra_make(RA_TAG_IDSTR, id);
     const ra_shape *sh = &s->shapes.at[r->shape];
     const uint32_t *w = s->shapes.words + sh->first;
     for (uint32_t i = 0; i < sh->count; i++)
@@ -770,9 +762,13 @@ uint64_t ra_record_get(const ra_source *s, uint32_t rec, uint32_t key) {
     return 0;
 }
 
+uint64_t ra_record_get(const ra_source *s, uint32_t rec, uint32_t key) {
+    return record_get(s, ra_rec(s, rec), ra_rec_id(rec), key);
+}
+
 // Gives the record room for `cap` fields in all (a new record gets exactly what it needs).
 bool ra_record_reserve(ra_source *s, uint32_t rec, uint32_t cap) {
-    ra_record *r = &s->recs[rec];
+    ra_record *r = ra_rec(s, rec);
     bool tail = s->tail == rec + 1;
     uint32_t count = ra_rec_count(s, r);
     if (tail ? (uint64_t)r->fields + cap <= s->nfields : cap <= count) return true;
@@ -783,14 +779,13 @@ bool ra_record_reserve(ra_source *s, uint32_t rec, uint32_t cap) {
     if (tail) {
         // The last values of the arena (a record being built, the last one to grow): they grow
         // in place, leaving no garbage.
-        if (r->fields > UINT32_MAX - cap) return false;
+        if (r->fields >= UINT32_MAX - cap) return false;
         if (!ra_grow((void **)&s->vals, &s->capfields, r->fields + cap, sizeof(uint32_t))) return false;
         s->nfields = r->fields + cap;
         return true;
     }
-    if (s->nfields > UINT32_MAX - cap) return false;
+    if (s->nfields >= UINT32_MAX - cap) return false;
     if (!ra_grow((void **)&s->vals, &s->capfields, s->nfields + cap, sizeof(uint32_t))) return false;
-    r = &s->recs[rec];
     if (count) memcpy(s->vals + s->nfields, s->vals + r->fields, (size_t)count * sizeof(uint32_t));
     r->fields = s->nfields;
     s->nfields += cap;
@@ -803,7 +798,7 @@ bool ra_text_is_own_id(const ra_source *s, uint32_t id, const char *text, size_t
 }
 
 bool ra_is_own_id(const ra_source *s, uint32_t rec, uint64_t value) {
-    uint32_t id = s->recs[rec].id;
+    uint32_t id = ra_rec_id(rec);
     if (!id) return false;
     if (value == ra_make(RA_TAG_IDSTR, id)) return true;
     if (ra_value_tag(value) != RA_TAG_STRING) return false;
@@ -813,7 +808,7 @@ bool ra_is_own_id(const ra_source *s, uint32_t rec, uint64_t value) {
 }
 
 bool ra_record_set_all(ra_source *s, uint32_t rec, const uint64_t *slots, uint32_t n) {
-    ra_record *r = &s->recs[rec];
+    ra_record *r = ra_rec(s, rec);
     uint32_t count = ra_rec_count(s, r);
     uint64_t cap = (uint64_t)count + n;
     // The record as it becomes, in the scratch words: its shape's words, then its values (a
@@ -859,7 +854,6 @@ bool ra_record_set_all(ra_source *s, uint32_t rec, const uint64_t *slots, uint32
     if (m > count && !ra_record_reserve(s, rec, m)) return false;
     uint32_t shape = ra_shape_of(s, w, m);
     if (shape == RA_NONE) return false;
-    r = &s->recs[rec];
     if (m) memcpy(s->vals + r->fields, v, (size_t)m * 4);
     r->shape = (uint16_t)shape;
     r->self_id = self_id;
@@ -889,51 +883,51 @@ ra_status ra_source_ensure_record(ra_source *s, const char *id, size_t id_len, c
     if (!tsym) return s->names_full ? RA_ERR_LIMIT : RA_ERR_NOMEM;
     bool created;
     int64_t r = ra_record_get_or_create(s, idsym, tsym, &created);
-    if (r >= 0 && !s->recs[r].type) {  // (a tombstone comes back typed; a live record keeps its type)
+    if (r >= 0 && !ra_rec(s, (uint32_t)r)->type) {  // (a tombstone comes back typed; a live record keeps its type)
         uint32_t t = ra_type_index(s, tsym);
         if (!t) r = -1;
-        else s->recs[r].type = (uint16_t)t;
+        else ra_rec(s, (uint32_t)r)->type = (uint16_t)t;
     }
     if (r < 0) return s->types_full ? RA_ERR_LIMIT : RA_ERR_NOMEM;
     return RA_OK;
 }
 
+bool ra_unnamed_grow(ra_source *s) {
+    if (s->nunnamed >= RA_MAX_UNNAMED || !ra_grow((void **)&s->unnamed, &s->capunnamed, s->nunnamed + 1, sizeof(ra_record)))
+        return false;
+    s->unnamed[s->nunnamed] = (ra_record){.fields = s->unnamed_free};
+    s->unnamed_free = ++s->nunnamed;
+    return true;
+}
+
 void ra_source_drop_unnamed(ra_source *s) {
-    // A dropped tail's room goes too: it runs to the end of the slots, past every other record's
-    // (an empty record made after it, which has no room, starts where the slots now end).
-    if (s->tail && !s->recs[s->tail - 1].id) s->nfields = s->recs[s->tail - 1].fields;
-    uint32_t kept = 0, tail = 0;
-    for (uint32_t i = 0; i < s->nrecs; i++) {
-        if (!s->recs[i].id) continue;
-        if (s->recs[i].fields > s->nfields) s->recs[i].fields = s->nfields;  // (count 0, as said)
-        if (kept != i) {
-            s->recs[kept] = s->recs[i];
-            s->syms[s->recs[kept].id].record = kept + 1;
-        }
-        if (s->tail == i + 1) tail = kept + 1;
-        kept++;
-    }
-    s->nrecs = kept;
-    s->tail = tail;  // (0 when the tail record was dropped)
+    // (Their values stay, garbage: as a relocated record's old ones.)
+    if (s->tail & RA_REC_UNNAMED) s->tail = 0;
+    ra_dealloc(s->unnamed);
+    s->unnamed = NULL;
+    s->nunnamed = s->capunnamed = s->unnamed_free = 0;
 }
 
 uint32_t ra_source_record_count(const ra_source *s) { return s->nrecs; }
 uint32_t ra_source_shape_count(const ra_source *s) { return s->shapes.n; }
 
 void ra_record_trim(ra_source *s, uint32_t rec) {
-    if (s->tail == rec + 1) s->nfields = s->recs[rec].fields + ra_rec_count(s, &s->recs[rec]);
+    if (s->tail == rec + 1) s->nfields = ra_rec(s, rec)->fields + ra_rec_count(s, ra_rec(s, rec));
 }
 
 uint64_t ra_source_unused_slot_bytes(const ra_source *s) {
     uint64_t used = 0;
-    for (uint32_t i = 0; i < s->nrecs; i++) used += ra_rec_count(s, &s->recs[i]);
+    // (A store's: a payload's delta, while it is normalized, has records whose headers are
+    // elsewhere, in its unnamed table or the normalizer's pending entries.)
+    for (uint32_t i = 1; i < s->nsyms; i++)
+        if (ra_has_record(s, i)) used += ra_rec_count(s, &s->syms[i].rec);
     return ((uint64_t)s->nfields - used) * sizeof(uint32_t);
 }
 
 uint64_t ra_source_arena_bytes(const ra_source *s) {
     return (uint64_t)s->sym_bytes.len + (uint64_t)s->nsyms * sizeof(ra_symbol) + (uint64_t)s->index_cap * 4 +
            (uint64_t)s->dtab_cap * sizeof(ra_dtable) + (uint64_t)s->ndslots * 4 + (uint64_t)s->bloom_words * 8 +
-           (uint64_t)s->nrecs * sizeof(ra_record) + (uint64_t)s->nfields * sizeof(uint32_t) + s->heap.len +
+           (uint64_t)s->nunnamed * sizeof(ra_record) + (uint64_t)s->nfields * sizeof(uint32_t) + s->heap.len +
            (uint64_t)s->ntypes * 4 + (uint64_t)s->type_map_cap * 2 + (uint64_t)s->shapes.n * sizeof(ra_shape) +
            (uint64_t)s->shapes.nwords * 4 + (uint64_t)s->shapes.map_cap * 4;
 }
@@ -1017,31 +1011,32 @@ ra_bytes_ref ra_source_symbol_text(const ra_source *s, uint32_t sym) {
 }
 
 int64_t ra_source_record_for_symbol(const ra_source *s, uint32_t sym) {
-    if (sym == 0 || sym >= s->nsyms) return -1;
-    return (int64_t)s->syms[sym].record - 1;
+    if (sym == 0 || sym >= s->nsyms || !ra_has_record(s, sym)) return -1;
+    return sym;
 }
 
 int ra_source_record_at(const ra_source *s, uint32_t index, uint32_t *id_sym, uint32_t *type_sym,
                         uint32_t *field_count) {
-    if (index >= s->nrecs || s->recs[index].id == 0) return 0;
-    const ra_record *r = &s->recs[index];
-    *id_sym = r->id;
+    if (index == 0 || index >= s->nsyms || !ra_has_record(s, index)) return 0;
+    const ra_record *r = &s->syms[index].rec;
+    *id_sym = index;
     *type_sym = ra_rec_type(s, r);
     *field_count = ra_record_field_count(s, r);
     return 1;
 }
 
 uint64_t ra_source_record_field(const ra_source *s, uint32_t index, uint32_t key_sym) {
-    if (index >= s->nrecs) return 0;
-    return ra_record_get(s, index, key_sym);
+    if (index >= s->nsyms) return 0;
+    const ra_record *r = &s->syms[index].rec;
+    return r->fields == RA_NO_RECORD ? 0 : record_get(s, r, index, key_sym);  // (symbol 0 has no record)
 }
 
 void ra_source_record_field_at(const ra_source *s, uint32_t index, uint32_t i, uint32_t *key_sym, uint64_t *value) {
-    const ra_record *r = &s->recs[index];
+    const ra_record *r = &s->syms[index].rec;
     if (r->self_id) {  // the `id` kept in the flag comes first
         if (i == 0) {
             *key_sym = s->id_key;
-            *value = ra_make(RA_TAG_IDSTR, r->id);
+            *value = ra_make(RA_TAG_IDSTR, index);
             return;
         }
         i--;

@@ -90,7 +90,7 @@ uint32_t ra_source_record_count(const ra_source *src);
 /// Bytes held by the arena (symbols, records, fields, heap), garbage included.
 uint64_t ra_source_arena_bytes(const ra_source *src);
 /// Bytes of field values (part of ra_source_arena_bytes) that hold no record's field: the values
-/// a record left behind when it grew, room it was given and did not fill. Walks the record table.
+/// a record left behind when it grew, room it was given and did not fill. Walks the symbol table.
 uint64_t ra_source_unused_slot_bytes(const ra_source *src);
 
 /// Record shapes in the source (the keys and value tags that records with the same fields share;
@@ -101,10 +101,11 @@ uint32_t ra_source_shape_count(const ra_source *src);
 uint32_t ra_source_find_symbol(const ra_source *src, const char *text, size_t len);
 ra_bytes_ref ra_source_symbol_text(const ra_source *src, uint32_t sym);
 
-/// Record lookup by data ID symbol: -1 when unknown.
+/// Record lookup by data ID symbol: the record's index, -1 when unknown. A record is kept in its
+/// data ID's symbol entry, so its index is that symbol.
 int64_t ra_source_record_for_symbol(const ra_source *src, uint32_t sym);
-/// The record at position `index` (insertion order): its data ID symbol, type symbol (0 for a
-/// tombstone) and field count. Returns 0 when the slot is empty (removed).
+/// The record at `index` (its data ID's symbol: records are in data-ID order): its data ID symbol,
+/// type symbol (0 for a tombstone) and field count. Returns 0 when that symbol has no record.
 int ra_source_record_at(const ra_source *src, uint32_t index, uint32_t *id_sym, uint32_t *type_sym,
                         uint32_t *field_count);
 /// The value stored under `key_sym` on the record, 0 (absent) when there is none.

@@ -31,7 +31,8 @@ public final class RecordStore: @unchecked Sendable {
 
     deinit { ra_source_destroy(raw) }
 
-    /// relay `RecordSource.toJSON()` JSON of every record, in insertion order.
+    /// relay `RecordSource.toJSON()` JSON of every record, in their data IDs' order: the order the store first saw
+    /// each ID (a loaded file's own order, then what later payloads added).
     public func relayJSON() -> [UInt8] {
         ra_source_read_lock(raw)
         defer { ra_source_unlock(raw) }
@@ -62,7 +63,7 @@ public final class RecordStore: @unchecked Sendable {
     /// behind when a refetch gave it more fields than it had room for, and those of a record a
     /// payload made and then dropped (one that gave its fields to the general path while it was
     /// normalized). A store written out and
-    /// loaded again (`relayJSON()`, `init(relayJSON:)`) has none. Walks the record table.
+    /// loaded again (`relayJSON()`, `init(relayJSON:)`) has none. Walks the symbol table (a record is in its ID's entry).
     public var unusedSlotBytes: Int {
         ra_source_read_lock(raw)
         defer { ra_source_unlock(raw) }
