@@ -119,13 +119,18 @@ static inline const uint8_t *ra_len_get(const uint8_t *p, uint32_t *len) {
 // decided by the text alone (ra_derived_shape), so every text has one symbol however it arrives.
 #define RA_SYM_DERIVED 0x80000000u
 
-/// A prefix's derived symbols by index: `cap` slots from `start` in the source's `dslots` (0: no
-/// symbol). An index too far past the others to be given a slot (a sparse one, from a store file
-/// say) is kept in the index instead, hashed by its text, and counted in `overflow`.
+/// A prefix's derived symbols by index. A list's items are mostly interned front to back with
+/// nothing in between (a connection's edges as it closes, a store file's in its order), so a table
+/// starts *dense*: no slots (`cap` 0), the symbol of index i < `count` being `base` + i. An index
+/// that would break the run (out of order, or another symbol made in between) gives it `cap`
+/// slots from `start` in the source's `dslots` (0: no symbol), filled from the run. An index too
+/// far past the others for a slot (a sparse one, from a store file say) is kept in the index
+/// instead, hashed by its text, and counted in `overflow`.
 typedef struct ra_dtable {
     uint32_t prefix;    // its prefix symbol; 0: an empty map slot
     uint32_t start, cap, count;
     uint32_t overflow;  // its symbols in the index
+    uint32_t base;      // dense (cap 0): the symbol of index 0
 } ra_dtable;
 #define RA_MAX_SYM_BYTES (RA_SYM_DERIVED - 1)  // symbol bytes of one source
 
@@ -418,6 +423,19 @@ static inline __attribute__((always_inline)) uint32_t ra_dtable_add(ra_source *s
     t->count++;
     return sym;
 }
+/// Whether dense table `t` takes `index` next, keeping its run: the index after its last, the
+/// symbol after its last the next one made (the index is searched first when it has overflowed).
+static inline bool ra_dtable_extends(const ra_source *s, const ra_dtable *t, uint32_t index) {
+    return !t->cap && index == t->count && (!t->count || t->base + t->count == s->nsyms);
+}
+/// A new derived symbol for `prefix` and `index` at the end of dense table `t` (ra_dtable_extends).
+static inline __attribute__((always_inline)) uint32_t ra_dtable_append(ra_source *s, ra_dtable *t, uint32_t prefix, uint32_t index) {
+    uint32_t sym = ra_new_symbol(s, prefix | RA_SYM_DERIVED, index);
+    if (!sym) return 0;
+    if (!t->count) t->base = sym;
+    t->count++;
+    return sym;
+}
 uint32_t ra_intern_derived_hinted_slow(ra_source *s, uint32_t prefix, uint32_t index, uint32_t *hint);
 /// ra_intern_derived for the items of one list, interned one after another: `*hint` remembers
 /// where the prefix's table sits in the table map (UINT32_MAX at first), so that the next index,
@@ -427,11 +445,16 @@ uint32_t ra_intern_derived_hinted_slow(ra_source *s, uint32_t prefix, uint32_t i
 static inline __attribute__((always_inline)) uint32_t ra_intern_derived_hinted(ra_source *s, uint32_t prefix, uint32_t index,
                                                                                uint32_t *hint) {
     uint32_t h = *hint;
-    if (h < s->dtab_cap && s->dtabs[h].prefix == prefix && prefix && index < s->dtabs[h].cap) {
+    if (h < s->dtab_cap && s->dtabs[h].prefix == prefix && prefix) {
         ra_dtable *t = &s->dtabs[h];
-        uint32_t found = s->dslots[t->start + index];
-        if (found) return found;
-        if (!t->overflow) return ra_dtable_add(s, t, prefix, index);  // (else the index may hold it: the full search)
+        if (!t->cap) {  // dense
+            if (index < t->count) return t->base + index;
+            if (!t->overflow && ra_dtable_extends(s, t, index)) return ra_dtable_append(s, t, prefix, index);
+        } else if (index < t->cap) {
+            uint32_t found = s->dslots[t->start + index];
+            if (found) return found;
+            if (!t->overflow) return ra_dtable_add(s, t, prefix, index);  // (else the index may hold it: the full search)
+        }
     }
     return ra_intern_derived_hinted_slow(s, prefix, index, hint);
 }

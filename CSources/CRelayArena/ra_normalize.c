@@ -220,6 +220,7 @@ static inline __attribute__((always_inline)) frame *push(ra_normalizer *n, uint8
                  .field_base = n->nfields,
                  .item_base = n->nitems,
                  .pend_base = n->npend,
+                 .pfield_base = n->npfields,
                  .byte_base = n->bytes.len,
                  .key_base = (uint32_t)n->keys.len,
                  .tbl_base = n->ntbl,
@@ -843,8 +844,8 @@ static inline int64_t pend_index(const pend_rec *p) { return p->index == PEND_NO
 static inline uint32_t pend_index_of(const frame *f) { return f->index < 0 ? PEND_NO_INDEX : (uint32_t)f->index; }
 
 // Resolves the pending records above `mark` now that the frame at `frame_depth` has its ID
-// `frame_sym`, commits them in order, and drops them.
-static int settle_pending(ra_normalizer *n, uint32_t mark, uint32_t frame_depth, uint32_t frame_sym) {
+// `frame_sym`, commits them in order, and drops them (and the parked fields above `fmark`).
+static int settle_pending(ra_normalizer *n, uint32_t mark, uint32_t fmark, uint32_t frame_depth, uint32_t frame_sym) {
     // The frame's own list items first, front to back (so their client IDs fill their prefix's
     // table in order), then the records parked inside them from the back: a parked record's
     // parent was parked after it, so it has its ID by then.
@@ -890,7 +891,7 @@ static int settle_pending(ra_normalizer *n, uint32_t mark, uint32_t frame_depth,
     }
     if (mark < n->npend) {
         note_high_water(n);
-        n->npfields = n->pend[mark].field_first;
+        n->npfields = fmark;
         n->npend = mark;
         if (mark == 0) n->pbytes.len = 0;
     }
@@ -1017,7 +1018,7 @@ static inline __attribute__((always_inline)) int close_identified(ra_normalizer 
 static inline __attribute__((always_inline)) int park_item(ra_normalizer *n, frame *f, uint32_t depth, uint32_t type_sym) {
     if (!ra_grow((void **)&n->pend, &n->cap_pend, n->npend + 1, sizeof(pend_rec))) return oom(n);
     pend_rec *p = &n->pend[n->npend];
-    *p = (pend_rec){.index = pend_index_of(f), .field_first = n->npfields, .parent = RA_ITEM_PEND | (depth - 2),
+    *p = (pend_rec){.index = pend_index_of(f), .parent = RA_ITEM_PEND | (depth - 2),
                     .storage_key = n->plan->sels[f->sel].storage_key, .committed = 1, .unique = 1, .plain = 1};
     if (!commit_unnamed(n, f, type_sym, &p->rec)) return oom(n);
     uint32_t me = n->npend++;
@@ -1137,7 +1138,7 @@ static int finish_record(ra_normalizer *n, uint32_t depth, uint32_t type_sym, bo
 
     uint64_t link;
     if (f->resolved) {
-        if (n->npend > f->pend_base && !settle_pending(n, f->pend_base, depth, f->resolved)) return 0;
+        if (n->npend > f->pend_base && !settle_pending(n, f->pend_base, f->pfield_base, depth, f->resolved)) return 0;
         f = &n->frames[depth];
         if (f->quick) {
             if (!seal_quick(n, f, f->resolved)) return oom(n);

@@ -47,7 +47,7 @@ typedef struct frame {
             uint32_t cur_skey;     // with a direct `cur`: the storage key (plan string) of cur_sel
         };
     };
-    uint32_t field_base, item_base, pend_base;
+    uint32_t field_base, item_base, pend_base, pfield_base;
     uint32_t count;        // capture: members written; LIST: next index
     int64_t index;         // RECORD inside a LIST: its index; otherwise -1
     uint64_t byte_base;    // staging bytes length at open
@@ -75,17 +75,19 @@ typedef struct pend_rec {
     uint32_t parent;       // pending index, or RA_ITEM_PEND | frame depth
     uint32_t storage_key;  // plan string
     uint32_t resolved;
-    uint32_t field_first;  // its parked fields' first in pfields (for any entry: the stack's mark)
     uint32_t field_count : 29;
     uint32_t unique : 1;     // its set's storage keys are distinct (see ra_set_info)
     uint32_t plain : 1;      // its fields go into a new record as they are (see commit)
     uint32_t committed : 1;  // its record is made, its values in the delta: `rec` is its header (see name_parked)
     union {
         ra_record rec;       // committed: its record's header, moved to its data ID's entry when named
-        uint32_t type;       // else its creation type (delta symbol)
+        struct {
+            uint32_t field_first;  // else its parked fields' first in pfields
+            uint32_t type;         // and its creation type (delta symbol)
+        };
     };
 } pend_rec;
-_Static_assert(sizeof(pend_rec) == 32, "pend_rec packs into 32 bytes");
+_Static_assert(sizeof(pend_rec) == 28, "pend_rec packs into 28 bytes");
 #define PEND_NO_INDEX UINT32_MAX  // (a record that is not a list item: index -1)
 
 struct ra_normalizer {

@@ -243,12 +243,14 @@ static ra_dtable *_Nullable dtab_make(ra_source *s, uint32_t prefix) {
 // Gives `t` a slot for `index` (its slots grow by half, in place when they end the pool, else
 // moved to its end, the old ones becoming garbage). false when the index is too far past the
 // table's symbols for a slot (it goes in the index), or on OOM (`*oom` set).
+// A dense table (cap 0) that takes a slot is given them all, its run written into them.
 static bool dtab_reach(ra_source *s, ra_dtable *t, uint32_t index, bool *oom) {
     if (index < t->cap) return true;
     uint64_t need = (uint64_t)index + 1;
     if (need > 4 * ((uint64_t)t->count + 1) + 60) return false;
     uint64_t cap = (uint64_t)t->cap + t->cap / 2;
     if (cap < need) cap = need;
+    if (cap < t->count) cap = t->count;  // (a dense table's run: need passes it, as index >= count)
     if (cap < 4) cap = 4;
     bool at_end = t->start + t->cap == s->ndslots;
     uint64_t base = at_end ? t->start : s->ndslots;
@@ -258,6 +260,10 @@ static bool dtab_reach(ra_source *s, ra_dtable *t, uint32_t index, bool *oom) {
     }
     if (!at_end && t->cap) memcpy(s->dslots + base, s->dslots + t->start, (size_t)t->cap * sizeof(uint32_t));
     memset(s->dslots + base + t->cap, 0, (size_t)(cap - t->cap) * sizeof(uint32_t));
+    if (!t->cap) {
+        for (uint32_t i = 0; i < t->count; i++) s->dslots[base + i] = t->base + i;
+        t->base = 0;
+    }
     t->start = (uint32_t)base;
     t->cap = (uint32_t)cap;
     s->ndslots = (uint32_t)(base + cap);
@@ -285,7 +291,11 @@ static uint32_t derived_hash(const ra_source *s, uint32_t prefix, uint32_t index
 // The derived symbol (prefix, index) of table `t` (NULL: none), or 0.
 static inline uint32_t derived_find(const ra_source *s, const ra_dtable *_Nullable t, uint32_t prefix, uint32_t index) {
     if (!t) return 0;
-    if (index < t->cap && s->dslots[t->start + index]) return s->dslots[t->start + index];
+    if (!t->cap) {
+        if (index < t->count) return t->base + index;
+    } else if (index < t->cap && s->dslots[t->start + index]) {
+        return s->dslots[t->start + index];
+    }
     if (!t->overflow) return 0;
     uint32_t len, empty, hash = derived_hash(s, prefix, index, &len);
     return find(s, hash, len, NULL, prefix, index, &empty);
@@ -297,7 +307,8 @@ static bool in_index(const ra_source *s, uint32_t sym) {
     uint32_t prefix, index;
     ra_sym_derivation(s, sym, &prefix, &index);
     const ra_dtable *t = dtab_find(s, prefix);
-    return !(t && index < t->cap && s->dslots[t->start + index] == sym);
+    if (!t) return true;
+    return !(t->cap ? index < t->cap && s->dslots[t->start + index] == sym : index < t->count && t->base + index == sym);
 }
 
 uint32_t ra_lookup(const ra_source *s, const char *text, size_t len, uint32_t hash) {
@@ -417,9 +428,7 @@ bool ra_source_reserve(ra_source *s, uint32_t syms, uint32_t indexed, size_t sym
     if (!ra_index_grow(s, (uint64_t)s->nindexed + indexed)) return false;
     if (!s->bloom && indexed) bloom_build(s, (uint64_t)s->nindexed + indexed);  // a payload's delta
     if (!ra_grow((void **)&s->syms, &s->capsyms, (uint32_t)want_syms, sizeof(ra_symbol))) return false;
-    uint64_t want_slots = (uint64_t)s->ndslots + (syms - indexed);  // derived symbols' table slots
-    if (want_slots > UINT32_MAX || !ra_grow((void **)&s->dslots, &s->capdslots, (uint32_t)want_slots, sizeof(uint32_t)))
-        return false;
+    // (Derived symbols take no table slot while their tables stay dense, as a payload's lists do.)
     // The heap first: the two ask for blocks of one size, and the one that asks first gets the
     // retained block with the most pages in (see ra_alloc.c), which the heap fills more of.
     if (!ra_buf_reserve(&s->heap, heap) || !ra_buf_reserve(&s->sym_bytes, sym_bytes)) return false;
@@ -522,6 +531,7 @@ uint32_t ra_intern_derived(ra_source *s, uint32_t prefix, uint32_t index) {
         t = dtab_make(s, prefix);
         if (!t) return 0;
     }
+    if (ra_dtable_extends(s, t, index)) return ra_dtable_append(s, t, prefix, index);  // (derived_find searched the index)
     bool oom = false;
     if (dtab_reach(s, t, index, &oom)) return ra_dtable_add(s, t, prefix, index);
     if (oom) return 0;

@@ -225,6 +225,34 @@ final class ClientIDTests: XCTestCase {
         XCTAssertEqual(records.count, 106, "one record per ID")
     }
 
+    /// A list's items interned front to back with nothing in between are one run of symbols, kept
+    /// as the run's first (no slot per item); an item out of order, or another symbol made in
+    /// between, gives the table its slots, the run written into them; an item far past the others
+    /// goes into the index, and the run grows up to it and past it. Every ID stays its record.
+    func testListItemsInRunsOutOfOrderAndFarAhead() throws {
+        let p = "client:U1:friends(first:100)", q = "client:U1:best", r = "client:U1:friends(first:300)"
+        var ids = (0..<3).map { "\(p):\($0)" } + ["other", "\(p):3", "\(p):5", "\(p):4"]  // a run, broken, out of order
+        ids += ["\(q):2", "\(q):0", "\(q):1", "\(q):500"]                                       // out of order from the start
+        ids += (0..<5).map { "\(r):\($0)" } + ["\(r):250"] + (5..<252).filter { $0 != 250 }.map { "\(r):\($0)" }
+        var file = #"{"client:root":{"__id":"client:root","__typename":"__Root","user(id:\"me\")":{"__ref":"U1"}},"#
+        file += #""U1":{"__id":"U1","__typename":"User","id":"U1","friends(first:100)":{"__refs":["\#(p):5","\#(p):0"]}}"#
+        for id in ids { file += #","\#(id)":{"__id":"\#(id)","__typename":"User","name":"n \#(id)"}"# }
+        file += "}"
+        let store = try RecordStore(relayJSON: Array(file.utf8))
+        XCTAssertEqual(store.recordCount, 2 + ids.count)
+        for id in ids { XCTAssertEqual(name(in: store, id), "n \(id)", id) }
+        for id in ["\(p):6", "\(q):3", "\(q):499", "\(r):252", "\(r):249x"] { XCTAssertNil(name(in: store, id), id) }
+        XCTAssertEqual(String(decoding: store.relayJSON(), as: UTF8.self), file, "loaded and written out in its order")
+
+        // A payload finds the items where they are, and adds the rest after them.
+        let plan = try friendsPlan(first: 100, extra: "")
+        let items = (0..<100).map { #"{"name":"p\#($0)"}"# }.joined(separator: ",")
+        _ = try store.commit(response: Array(#"{"data":{"user":{"id":"U1","friends":[\#(items)]}}}"#.utf8), plan: plan)
+        XCTAssertEqual(store.recordCount, 2 + ids.count + 100 - 6, "it had items 0 to 5")
+        for i in [0, 3, 4, 5, 6, 99] { XCTAssertEqual(name(in: store, "\(p):\(i)"), "p\(i)") }
+        for id in ids where !id.hasPrefix("\(p):") { XCTAssertEqual(name(in: store, id), "n \(id)", id) }
+    }
+
     private func friendsPlan(first: Int, extra: String) throws -> NormalizationPlan {
         try plan(#"query Q { user(id: "me") { id friends(first: \#(first)) { name } \#(extra) } }"#)
     }
