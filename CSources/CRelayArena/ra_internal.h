@@ -558,6 +558,11 @@ static inline ra_record *ra_rec(const ra_source *s, uint32_t h) {
 }
 /// The record of a handle known to be unnamed (a quick record frame's), without ra_rec's test.
 static inline ra_record *ra_unnamed_rec(const ra_source *s, uint32_t h) { return &s->unnamed[h & ~RA_REC_UNNAMED]; }
+/// Record `r` becomes data ID `id`'s (which has none): the one place a record is counted.
+static inline void ra_record_put(ra_source *s, uint32_t id, ra_record r) {
+    s->syms[id].rec = r;
+    s->nrecs++;
+}
 /// The data ID of handle `h`: its symbol, 0 for an unnamed record.
 static inline uint32_t ra_rec_id(uint32_t h) { return h & RA_REC_UNNAMED ? 0 : h; }
 /// A record's fields in its slots (its `id` kept in the flag aside).
@@ -647,8 +652,7 @@ static inline __attribute__((always_inline)) int64_t ra_record_new_unnamed(ra_so
 static inline __attribute__((always_inline)) int64_t ra_record_new(ra_source *s, uint32_t id_sym, uint32_t type_sym, uint32_t cap) {
     uint32_t type = ra_type_index(s, type_sym), first;
     if ((!type && type_sym) || !ra_vals_take(s, cap, &first)) return -1;
-    s->syms[id_sym].rec = (ra_record){.fields = first, .type = (uint16_t)type, .self_id = 0, .shape = 0};
-    s->nrecs++;
+    ra_record_put(s, id_sym, (ra_record){.fields = first, .type = (uint16_t)type, .self_id = 0, .shape = 0});
     s->tail = id_sym + 1;
     return id_sym;
 }
@@ -660,8 +664,7 @@ static inline void ra_unnamed_free(ra_source *s, uint32_t h) {
 }
 /// Unnamed record `h` takes data ID `id` (which has no record): its header moves to the ID's entry.
 static inline __attribute__((always_inline)) void ra_record_name(ra_source *s, uint32_t h, uint32_t id) {
-    s->syms[id].rec = s->unnamed[h & ~RA_REC_UNNAMED];
-    s->nrecs++;
+    ra_record_put(s, id, s->unnamed[h & ~RA_REC_UNNAMED]);
     if (s->tail == h + 1) s->tail = id + 1;
     ra_unnamed_free(s, h);
 }

@@ -616,8 +616,7 @@ static inline __attribute__((always_inline)) int name_record(ra_normalizer *n, u
 static inline __attribute__((always_inline)) int name_parked(ra_normalizer *n, uint32_t id, const ra_record *r) {
     ra_source *d = n->delta;
     if (__builtin_expect(ra_has_record(d, id), 0)) return merge_unnamed(n, id, r);
-    d->syms[id].rec = *r;
-    d->nrecs++;
+    ra_record_put(d, id, *r);
     return 1;
 }
 

@@ -432,8 +432,8 @@ static uint32_t compact_merged(shape_translation *sh, uint32_t m) {
     return k;
 }
 
-// One delta record that will change the store: its data ID in the delta, the store's (-1 when
-// it has no record yet), what it does, the shape it gives the store record and which of its fields
+// One delta record that will change the store: its data ID in the delta (the store record is
+// that ID's, tr[drec], made in pass 2 when new), what it does, the shape it gives the store record and which of its fields
 // differ, the first 64 in `differ`, the rest in differ_bits (pass 2 writes those without
 // comparing again: by then the store's lines are long gone).
 enum { CHANGE_COPY, CHANGE_TOMB, CHANGE_FIELDS, CHANGE_REBUILD };
@@ -442,7 +442,6 @@ typedef struct change {
     uint16_t shape;
     uint8_t kind;
     uint8_t self_id;
-    int64_t srec;
     uint64_t differ;
     uint32_t more;  // its fields past the first 64 in the publish's differ_bits, from here
 } change;
@@ -515,11 +514,11 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
             if (shape == RA_NONE) goto shapes_oom;
             need_fields += dc;
             for (uint32_t f = 0; f < dc; f++) need_heap += heap_need(d, ra_slot_value(ra_rec_slot(d, dr, f)));
-            changes[nchanges++] = (change){i, (uint16_t)shape, CHANGE_COPY, dr->self_id, sr ? (int64_t)sid : -1, 0, 0};
+            changes[nchanges++] = (change){i, (uint16_t)shape, CHANGE_COPY, dr->self_id, 0, 0};
             continue;
         }
         if (!dr->type) {
-            if (sr->type) changes[nchanges++] = (change){i, 0, CHANGE_TOMB, 0, sid, 0, 0};
+            if (sr->type) changes[nchanges++] = (change){i, 0, CHANGE_TOMB, 0, 0, 0};
             continue;
         }
         bool retyped = sr->type != store_type(st, d, tr, &tt, dr->type);
@@ -541,7 +540,7 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
                 ndiff++;
             }
             if (ndiff || retyped)
-                changes[nchanges++] = (change){i, (uint16_t)dshape, CHANGE_FIELDS, sr->self_id, sid, differ, at};
+                changes[nchanges++] = (change){i, (uint16_t)dshape, CHANGE_FIELDS, sr->self_id, differ, at};
             continue;
         }
         uint32_t m, at;
@@ -558,7 +557,7 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
         uint32_t shape = store_shape_of(st, &sh, sh.merged, m, true);
         if (shape == RA_NONE) goto shapes_oom;
         if (m > sc) need_fields += m;  // (at most: the tail grows in place)
-        changes[nchanges++] = (change){i, (uint16_t)shape, CHANGE_REBUILD, self_id, sid, differ, at};
+        changes[nchanges++] = (change){i, (uint16_t)shape, CHANGE_REBUILD, self_id, differ, at};
     }
     if (need_fields >= UINT32_MAX - (uint64_t)st->nfields) goto limit;
     if (need_heap > RA_MAX_HEAP - st->heap.len) goto heap_limit;
@@ -583,18 +582,18 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
         // The records ahead, then (their headers in by now) their values.
         if (c + 8 < nchanges) {
             __builtin_prefetch(&d->syms[changes[c + 8].drec]);
-            if (changes[c + 8].srec >= 0) __builtin_prefetch(&st->syms[changes[c + 8].srec]);
+            __builtin_prefetch(&st->syms[tr[changes[c + 8].drec]]);
         }
         if (c + 4 < nchanges) {
             __builtin_prefetch(&d->vals[d->syms[changes[c + 4].drec].rec.fields]);
-            if (changes[c + 4].srec >= 0) __builtin_prefetch(&st->vals[st->syms[changes[c + 4].srec].rec.fields], 1);
+            uint32_t f4 = st->syms[tr[changes[c + 4].drec]].rec.fields;
+            if (f4 != RA_NO_RECORD) __builtin_prefetch(&st->vals[f4], 1);
         }
         const change *ch = &changes[c];
         const ra_record *dr = &d->syms[ch->drec].rec;
         uint32_t id = tr[ch->drec];
-        int64_t ri = ch->srec;
         bool created;
-        if (ri < 0) ri = ra_record_get_or_create(st, id, 0, &created);  // (typed below)
+        int64_t ri = ra_record_get_or_create(st, id, 0, &created);  // (a new one is typed below)
         ra_record *sr = &st->syms[ri].rec;
         switch (ch->kind) {
         case CHANGE_TOMB:

@@ -756,8 +756,7 @@ int64_t ra_record_get_or_create(ra_source *s, uint32_t id_sym, uint32_t type_sym
     uint32_t type = type_sym ? ra_type_index(s, type_sym) : 0;
     if (!type && type_sym) return -1;
     // (No room: it takes some when it gets a field, at the end of the values.)
-    s->syms[id_sym].rec = (ra_record){.fields = s->nfields, .type = (uint16_t)type, .self_id = 0, .shape = 0};
-    s->nrecs++;
+    ra_record_put(s, id_sym, (ra_record){.fields = s->nfields, .type = (uint16_t)type, .self_id = 0, .shape = 0});
     if (created) *created = true;
     return id_sym;
 }
