@@ -785,7 +785,36 @@ static inline __attribute__((always_inline)) uint64_t ra_heap_put(ra_source *s, 
     ra_copy_short(p, bytes, len);
     return ra_make(tag, off);
 }
-/// Appends a link list (a heap value of `count` u32 symbols, 0 for null); returns a REFS word, 0 on OOM.
+// A link list (RA_TAG_REFS) is a heap value of its items' symbols, 4 bytes each (0: null), or,
+// when they are consecutive symbols, a *run*: the first symbol and the count, 8 bytes, and a ninth
+// so that the length is no multiple of 4. A connection's edges are one: their client IDs are made
+// one after another when the connection closes. A run is written for 3 items or more (then it is
+// the shorter), whoever writes the list (ra_heap_put_refs, ra_refs_put_run), and read through
+// ra_refs_of.
+#define RA_REFS_RUN_LEN 9u
+static inline uint32_t ra_load_u32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
+#define RA_REFS_RUN_MIN 3u
+typedef struct ra_refs {
+    const uint8_t *_Nullable items;  // the symbols; NULL: a run
+    uint32_t first, count;           // a run's first symbol; the items' count
+} ra_refs;
+static inline ra_refs ra_refs_of(const ra_source *s, uint64_t off) {
+    uint32_t len;
+    const uint8_t *p = ra_heap_value(s, off, &len);
+    if (len == RA_REFS_RUN_LEN) return (ra_refs){NULL, ra_load_u32(p), ra_load_u32(p + 4)};
+    return (ra_refs){p, 0, len / 4};
+}
+static inline uint32_t ra_refs_item(ra_refs r, uint32_t i) {
+    return r.items ? ra_load_u32(r.items + 4 * (size_t)i) : r.first + i;
+}
+/// Whether `count` items from `first` are a run worth writing as one (see ra_refs_of).
+static inline bool ra_refs_is_run(uint32_t first, uint32_t count) { return first && count >= RA_REFS_RUN_MIN; }
+/// Appends the run of `count` symbols from `first`; returns a REFS word, 0 on OOM / past the heap's limit.
+uint64_t ra_refs_put_run(ra_source *s, uint32_t first, uint32_t count);
+/// Heap bytes a list of `count` items takes at most (its length's bytes included).
+static inline size_t ra_refs_heap_need(uint32_t count) { return ra_len_size(4 * (size_t)count) + 4 * (size_t)count; }
+/// Appends a link list of `count` symbols (0 for null), as a run when they are one; returns a
+/// REFS word, 0 on OOM.
 uint64_t ra_heap_put_refs(ra_source *s, const uint32_t *syms, uint32_t count);
 /// A 32-bit integer (GraphQL's Int) is kept inline, exactly: true and the INT word when the text
 /// is one. Any other number keeps its text.
@@ -830,7 +859,6 @@ static inline bool ra_bytes_equal(const void *x, const void *y, size_t n) {
         if (a[i] != b[i]) return false;
     return true;
 }
-static inline uint32_t ra_load_u32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
 
 void ra_error_set(ra_error *_Nullable err, ra_status code, uint64_t offset, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

@@ -460,20 +460,37 @@ static int stage_value(ra_normalizer *n, frame *rec, uint64_t value) {
     return key && (rec->quick ? add_field(n, rec, key, value) : stage_field(n, key, value, buffered)) ? 1 : oom(n);
 }
 
+// The data ID of item `k` of pending entry `p` (k 0 for a record that is no run), once settled.
+static inline uint32_t pend_id(const ra_normalizer *n, const pend_rec *p, uint32_t k) {
+    return p->ids_apart ? n->run_ids[p->resolved + k] : p->resolved + k;
+}
+
+// Item `i` of a staged list (`p`: its count, then its items) in the delta's terms. A run's items
+// are the list's from its first's position on.
+static inline uint32_t staged_item(const ra_normalizer *n, const uint8_t *p, uint32_t i) {
+    uint32_t item = ra_load_u32(p + 4 + 4 * (size_t)i);
+    if (!(item & RA_ITEM_PEND)) return item;
+    const pend_rec *e = &n->pend[item & ~RA_ITEM_PEND];
+    return pend_id(n, e, i - e->index);
+}
+
 // The staged value in the delta's terms: lists copied, pending links resolved. (The record's own
 // `id`, staged before its data ID was interned, gets that symbol in finish_record.)
 static uint64_t to_delta_slow(ra_normalizer *n, uint64_t v, const uint8_t *base) {
     switch (ra_value_tag(v)) {
-    case RA_TAG_PEND: return ra_make(RA_TAG_REF, n->pend[ra_value_payload(v)].resolved);
+    case RA_TAG_PEND: return ra_make(RA_TAG_REF, pend_id(n, &n->pend[ra_value_payload(v)], 0));
     case RA_TAG_REFS: {
         const uint8_t *p = base + ra_value_payload(v);
-        uint32_t count = ra_load_u32(p);
+        uint32_t count = ra_load_u32(p), first = count ? staged_item(n, p, 0) : 0, i = 1;
+        if (ra_refs_is_run(first, count)) {  // (a connection's edges, named one after another)
+            while (i < count && staged_item(n, p, i) == first + i) i++;
+            if (i == count) return ra_refs_put_run(n->delta, first, count);
+        }
         uint64_t off;
         uint8_t *out = ra_heap_alloc(n->delta, count * 4, &off);
         if (!out) return 0;
-        for (uint32_t i = 0; i < count; i++) {
-            uint32_t item = ra_load_u32(p + 4 + 4 * (size_t)i);
-            if (item & RA_ITEM_PEND) item = n->pend[item & ~RA_ITEM_PEND].resolved;
+        for (i = 0; i < count; i++) {
+            uint32_t item = staged_item(n, p, i);
             memcpy(out + 4 * (size_t)i, &item, 4);
         }
         return ra_make(RA_TAG_REFS, off);
@@ -837,13 +854,55 @@ static inline __attribute__((always_inline)) uint32_t list_item_client_id(ra_nor
     return ra_intern_derived_hinted(n->delta, n->cid_prefix, index, &n->cid_hint);
 }
 
-// A pending record's list position as client_id takes it (-1: none).
-static inline int64_t pend_index(const pend_rec *p) { return p->index == PEND_NO_INDEX ? -1 : (int64_t)p->index; }
 // A frame's list position as a pending record keeps it.
 static inline uint32_t pend_index_of(const frame *f) { return f->index < 0 ? PEND_NO_INDEX : (uint32_t)f->index; }
 
+// Records `id` as the data ID of item `k` of pending entry `p` (settle_pending gives a run's in
+// order): a run's IDs are kept as its first's while they follow it, as a connection's new edges'
+// client IDs do, else in `run_ids` (items of a list met before in the payload, say). False on OOM.
+__attribute__((noinline)) static bool pend_ids_apart(ra_normalizer *n, pend_rec *p, uint32_t k, uint32_t id) {
+    uint32_t items = p->count + 1, at = n->nrun_ids;
+    if ((uint64_t)at + items > UINT32_MAX || !ra_grow((void **)&n->run_ids, &n->cap_run_ids, at + items, sizeof(uint32_t)))
+        return false;
+    for (uint32_t j = 0; j < k; j++) n->run_ids[at + j] = p->resolved + j;
+    n->run_ids[at + k] = id;
+    n->nrun_ids = at + items;
+    if (n->nrun_ids > n->hw_run_ids) n->hw_run_ids = n->nrun_ids;
+    p->resolved = at;
+    p->ids_apart = 1;
+    return true;
+}
+static inline __attribute__((always_inline)) bool pend_set_id(ra_normalizer *n, pend_rec *p, uint32_t k, uint32_t id) {
+    if (k == 0) {
+        p->resolved = id;
+        p->ids_apart = 0;
+        return true;
+    }
+    if (p->ids_apart) {
+        n->run_ids[p->resolved + k] = id;
+        return true;
+    }
+    return id == p->resolved + k || pend_ids_apart(n, p, k, id);
+}
+
+// The header of item `k` of a committed pending entry: a run's items are alike but for their
+// values, `stride` apart (see extend_run).
+static inline ra_record pend_item_rec(const pend_rec *p, uint32_t k) {
+    ra_record r = p->rec;
+    r.fields += k * p->stride;
+    return r;
+}
+// Its items: a committed entry's run, else the one record.
+static inline uint32_t pend_items(const pend_rec *p) { return p->committed ? p->count + 1 : 1; }
+// Item `k`'s list position as client_id takes it (-1: none).
+static inline int64_t pend_item_index(const pend_rec *p, uint32_t k) {
+    return p->index == PEND_NO_INDEX ? -1 : (int64_t)p->index + k;
+}
+
 // Resolves the pending records above `mark` now that the frame at `frame_depth` has its ID
 // `frame_sym`, commits them in order, and drops them (and the parked fields above `fmark`).
+// Their IDs stay readable (pend_id) until the next settle: for the frame's own commit, whose
+// lists link them.
 static int settle_pending(ra_normalizer *n, uint32_t mark, uint32_t fmark, uint32_t frame_depth, uint32_t frame_sym) {
     // The frame's own list items first, front to back (so their client IDs fill their prefix's
     // table in order), then the records parked inside them from the back: a parked record's
@@ -853,10 +912,10 @@ static int settle_pending(ra_normalizer *n, uint32_t mark, uint32_t fmark, uint3
     bool linked = ra_source_record_for_symbol(n->delta, frame_sym) >= 0;
     // With no record parked inside another, the items committed unnamed at the front (a
     // connection's edges: all of them) are named as they resolve, in the same order as the
-    // commit loop below would, so that the pending records (a million for a million todos) are
-    // read once, not three times.
+    // commit loop below would, so that the pending records are read once, not three times.
     bool fuse = n->nested == 0;
     uint32_t named = mark, nested = 0;
+    n->nrun_ids = 0;
     for (uint32_t i = mark; i < n->npend; i++) {
         pend_rec *p = &n->pend[i];
         if (!(p->parent & RA_ITEM_PEND)) {
@@ -864,29 +923,42 @@ static int settle_pending(ra_normalizer *n, uint32_t mark, uint32_t fmark, uint3
             continue;
         }
         if ((p->parent & ~RA_ITEM_PEND) != frame_depth) return fail(n, RA_ERR_STATE, "pending record lost its parent");
-        p->resolved = linked || p->index == PEND_NO_INDEX ? client_id(n, frame_sym, p->storage_key, pend_index(p))
-                                                           : list_item_client_id(n, frame_sym, p->storage_key, p->index);
-        if (!p->resolved) return oom(n);
-        if (fuse && p->committed) {
-            if (!name_parked(n, p->resolved, &p->rec)) return 0;
-            named = i + 1;
-        } else {
-            fuse = false;
+        bool name = fuse && p->committed;
+        for (uint32_t k = 0, items = pend_items(p); k < items; k++) {
+            uint32_t id = linked || p->index == PEND_NO_INDEX
+                              ? client_id(n, frame_sym, p->storage_key, pend_item_index(p, k))
+                              : list_item_client_id(n, frame_sym, p->storage_key, p->index + k);
+            if (!id || !pend_set_id(n, p, k, id)) return oom(n);
+            if (name) {
+                ra_record r = pend_item_rec(p, k);
+                if (!name_parked(n, id, &r)) return 0;
+            }
         }
+        if (name) named = i + 1;
+        else fuse = false;
     }
     for (uint32_t i = n->npend; nested && i-- > mark;) {
         pend_rec *p = &n->pend[i];
         if (p->parent & RA_ITEM_PEND) continue;
-        p->resolved = client_id(n, n->pend[p->parent].resolved, p->storage_key, pend_index(p));
-        if (!p->resolved) return oom(n);
+        // (Its parent is a run's first item, if a run: a run's next items have nothing parked inside.)
+        uint32_t owner = pend_id(n, &n->pend[p->parent], 0);
+        for (uint32_t k = 0, items = pend_items(p); k < items; k++) {
+            uint32_t id = client_id(n, owner, p->storage_key, pend_item_index(p, k));
+            if (!id || !pend_set_id(n, p, k, id)) return oom(n);
+        }
     }
     n->nested -= nested;
     for (uint32_t i = named; i < n->npend; i++) {
         pend_rec *p = &n->pend[i];
-        if (p->committed ? !name_parked(n, p->resolved, &p->rec)
-                         : !commit(n, p->resolved, p->type, n->pfields + p->field_first, p->field_count,
-                                   n->pbytes.data, p->unique, p->plain))
+        if (p->committed) {
+            for (uint32_t k = 0; k <= p->count; k++) {
+                ra_record r = pend_item_rec(p, k);
+                if (!name_parked(n, pend_id(n, p, k), &r)) return 0;
+            }
+        } else if (!commit(n, p->resolved, p->type, n->pfields + p->field_first, p->count, n->pbytes.data, p->unique,
+                           p->plain)) {
             return 0;
+        }
     }
     if (mark < n->npend) {
         note_high_water(n);
@@ -1010,17 +1082,41 @@ static inline __attribute__((always_inline)) int close_identified(ra_normalizer 
     return link_to_parent(n, ra_make(RA_TAG_REF, id));
 }
 
+// Whether a parked list item (`rec`, at `index` of the list `key` of the frame `parent`) is the
+// next of the run that pending entry `last` is (then it is counted in): the next item of the same
+// list, its record alike (type, shape, its own `id`) and its values as far from the run's last
+// item's as the run's first two are apart (an edge's values and its node's, say).
+static inline bool extend_run(pend_rec *last, uint32_t parent, uint32_t key, uint32_t index, ra_record rec) {
+    uint32_t items = last->count + 1;
+    if (!(last->committed && last->parent == parent && last->storage_key == key && last->index != PEND_NO_INDEX &&
+          (uint64_t)last->index + items == index && last->count < RA_MAX_PARKED && rec.type == last->rec.type &&
+          rec.shape == last->rec.shape && rec.self_id == last->rec.self_id && rec.fields > last->rec.fields))
+        return false;
+    if (items == 1) {
+        if (rec.fields - last->rec.fields > RA_MAX_STRIDE) return false;
+        last->stride = rec.fields - last->rec.fields;
+    } else if ((uint64_t)last->rec.fields + (uint64_t)items * last->stride != rec.fields) {
+        return false;
+    }
+    last->count++;
+    return true;
+}
+
 // finish_record for a list's item that waits for its list's owner (a connection's edge, until
 // the connection closes) and holds nothing that waits itself: its values go into the delta now,
 // its header into its pending entry (commit_unnamed), and it takes its client ID when the
 // owner's ID is known (settle_pending).
 static inline __attribute__((always_inline)) int park_item(ra_normalizer *n, frame *f, uint32_t depth, uint32_t type_sym) {
-    if (!ra_grow((void **)&n->pend, &n->cap_pend, n->npend + 1, sizeof(pend_rec))) return oom(n);
-    pend_rec *p = &n->pend[n->npend];
-    *p = (pend_rec){.index = pend_index_of(f), .parent = RA_ITEM_PEND | (depth - 2),
-                    .storage_key = n->plan->sels[f->sel].storage_key, .committed = 1, .unique = 1, .plain = 1};
-    if (!commit_unnamed(n, f, type_sym, &p->rec)) return oom(n);
-    uint32_t me = n->npend++;
+    ra_record rec;
+    if (!commit_unnamed(n, f, type_sym, &rec)) return oom(n);
+    uint32_t parent = RA_ITEM_PEND | (depth - 2), key = n->plan->sels[f->sel].storage_key, index = pend_index_of(f);
+    uint32_t me = n->npend - 1;
+    if (!n->npend || !extend_run(&n->pend[me], parent, key, index, rec)) {
+        if (!ra_grow((void **)&n->pend, &n->cap_pend, n->npend + 1, sizeof(pend_rec))) return oom(n);
+        me = n->npend++;
+        n->pend[me] = (pend_rec){.index = index, .parent = parent, .storage_key = key, .committed = 1, .unique = 1,
+                                 .plain = 1, .rec = rec};
+    }
     n->nfields = f->field_base;
     n->bytes.len = f->byte_base;
     pop(n);
@@ -1153,7 +1249,7 @@ static int finish_record(ra_normalizer *n, uint32_t depth, uint32_t type_sym, bo
     } else {
         // Park the record until its parent's data ID is known (its client ID derives from it).
         if (!ra_grow((void **)&n->pend, &n->cap_pend, n->npend + 1, sizeof(pend_rec))) return oom(n);
-        pend_rec park = {.field_first = n->npfields, .field_count = 0, .parent = RA_ITEM_PEND | (depth - 1),
+        pend_rec park = {.field_first = n->npfields, .count = 0, .parent = RA_ITEM_PEND | (depth - 1),
                          .storage_key = n->plan->sels[f->sel].storage_key, .index = pend_index_of(f),
                          .type = type_sym, .unique = n->plan->info[f->set].unique_storage,
                          .plain = !f->special};  // buffered fields (replayed already) are not parked
@@ -1176,8 +1272,11 @@ static int finish_record(ra_normalizer *n, uint32_t depth, uint32_t type_sym, bo
                 unsigned tag = ra_value_tag(sf.value);
                 if (tag == RA_TAG_REFS)  // heap values are in the delta already; lists live in staging
                     sf.value = ra_make(tag, ra_value_payload(sf.value) - f->byte_base + rebase);
+                if (park.count == RA_MAX_PARKED)
+                    return fail(n, RA_ERR_LIMIT, "a record waiting for its parent's data ID has more than %u fields",
+                                RA_MAX_PARKED);
                 n->pfields[n->npfields++] = sf;
-                park.field_count++;
+                park.count++;
             }
         }
         uint32_t me = n->npend++;
@@ -1650,6 +1749,7 @@ void ra_normalizer_destroy(ra_normalizer *n) {
     ra_dealloc_used(n->items, (size_t)n->hw_items * sizeof *n->items);
     ra_dealloc(n->tbl);
     ra_dealloc_used(n->pend, (size_t)n->hw_pend * sizeof *n->pend);
+    ra_dealloc_used(n->run_ids, (size_t)n->hw_run_ids * sizeof *n->run_ids);
     ra_dealloc_used(n->pfields, (size_t)n->hw_pfields * sizeof *n->pfields);
     ra_buf_free(&n->bytes);
     ra_buf_free(&n->keys);

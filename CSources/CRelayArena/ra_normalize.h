@@ -68,19 +68,23 @@ typedef struct frame {
     uint32_t qw_off;       // quick RECORD: qword_base less its first value (a value's word is at slot + qw_off)
 } frame;
 
-// One per record waiting for its parent's data ID: a million for a connection of a million edges,
-// so it is kept small.
+// One per record waiting for its parent's data ID, or, for a committed one, per *run* of them: the
+// next items of one list whose records are alike (type, shape, their values as far apart as the
+// first two's), as a connection's edges are. A million edges take one entry, not a million.
 typedef struct pend_rec {
-    uint32_t index;        // its list position (a list's count: below 2^32 - 1), or PEND_NO_INDEX
+    uint32_t index;        // its list position (a list's count: below 2^32 - 1), or PEND_NO_INDEX; a run's first's
     uint32_t parent;       // pending index, or RA_ITEM_PEND | frame depth
     uint32_t storage_key;  // plan string
-    uint32_t resolved;
-    uint32_t field_count : 29;
+    uint32_t resolved;     // its data ID once settled; a run's: its first item's, the next ones' following
+                           // it, or (`ids_apart`) where its items' IDs are in `run_ids`
+    uint32_t count : 20;     // committed: its run's items less one; else its parked fields (at most RA_MAX_PARKED)
+    uint32_t stride : 8;     // a run's: how far apart its items' values are (see pend_item_rec)
+    uint32_t ids_apart : 1;  // a run whose items' data IDs are not consecutive symbols (see pend_id)
     uint32_t unique : 1;     // its set's storage keys are distinct (see ra_set_info)
     uint32_t plain : 1;      // its fields go into a new record as they are (see commit)
     uint32_t committed : 1;  // its record is made, its values in the delta: `rec` is its header (see name_parked)
     union {
-        ra_record rec;       // committed: its record's header, moved to its data ID's entry when named
+        ra_record rec;       // committed: its (a run's first item's) record's header, moved to its data ID's entry when named
         struct {
             uint32_t field_first;  // else its parked fields' first in pfields
             uint32_t type;         // and its creation type (delta symbol)
@@ -89,6 +93,8 @@ typedef struct pend_rec {
 } pend_rec;
 _Static_assert(sizeof(pend_rec) == 28, "pend_rec packs into 28 bytes");
 #define PEND_NO_INDEX UINT32_MAX  // (a record that is not a list item: index -1)
+#define RA_MAX_PARKED ((1u << 20) - 1)  // a pending entry's count: fields of a parked record, items of a run less one
+#define RA_MAX_STRIDE 0xFFu
 
 struct ra_normalizer {
     const ra_plan *plan;
@@ -122,6 +128,8 @@ struct ra_normalizer {
     // of its parent's link to it, both written when the ID is interned.
     uint32_t late_rec, late_off, late_len, late_hash, late_id_slot, late_link;
     uint32_t nested;       // pending records whose parent is another pending record (not a frame)
+    uint32_t *run_ids;     // the data IDs of runs whose items' are not consecutive (pend_rec.ids_apart)
+    uint32_t nrun_ids, cap_run_ids, hw_run_ids;
     ra_buf pbytes;
     ra_buf errors_json;    // the response's `errors` member, as received
     ra_buf scratch;

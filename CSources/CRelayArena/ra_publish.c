@@ -112,12 +112,11 @@ static bool value_equal(const ra_source *st, uint64_t sv, const ra_source *d, ui
     case RA_TAG_REF:
     case RA_TAG_IDSTR: return ra_value_payload(sv) == tr[ra_value_payload(dv)];
     case RA_TAG_REFS: {
-        uint32_t la, lb;
-        const uint8_t *a = ra_heap_value(st, ra_value_payload(sv), &la), *b = ra_heap_value(d, ra_value_payload(dv), &lb);
-        if (la / 4 != lb / 4) return false;
-        for (uint32_t i = 0; i < lb / 4; i++) {
-            uint32_t ds = ra_load_u32(b + 4 * (size_t)i);
-            if (ra_load_u32(a + 4 * (size_t)i) != (ds ? tr[ds] : 0)) return false;
+        ra_refs a = ra_refs_of(st, ra_value_payload(sv)), b = ra_refs_of(d, ra_value_payload(dv));
+        if (a.count != b.count) return false;
+        for (uint32_t i = 0; i < b.count; i++) {
+            uint32_t ds = ra_refs_item(b, i);
+            if (ra_refs_item(a, i) != (ds ? tr[ds] : 0)) return false;
         }
         return true;
     }
@@ -173,13 +172,18 @@ static uint64_t translate(ra_source *st, const ra_source *d, uint64_t dv, const 
     }
     case RA_TAG_REF:
     case RA_TAG_IDSTR: return ra_make(ra_value_tag(dv), tr[ra_value_payload(dv)]);
-    case RA_TAG_REFS: {
-        uint32_t len;
-        const uint8_t *from = ra_heap_value(d, ra_value_payload(dv), &len);
+    case RA_TAG_REFS: {  // (a run in the store's symbols when the items are one there)
+        ra_refs from = ra_refs_of(d, ra_value_payload(dv));
+        uint32_t first = from.count ? ra_refs_item(from, 0) : 0, i = 1;
+        first = first ? tr[first] : 0;
+        if (ra_refs_is_run(first, from.count)) {
+            while (i < from.count && tr[ra_refs_item(from, i)] == first + i) i++;  // (a null item ends it: tr[0] is 0)
+            if (i == from.count) return ra_refs_put_run(st, first, from.count);
+        }
         uint64_t off;
-        uint8_t *p = ra_heap_alloc(st, len / 4 * 4, &off);
-        for (uint32_t i = 0; i < len / 4; i++) {
-            uint32_t ds = ra_load_u32(from + 4 * (size_t)i), ss = ds ? tr[ds] : 0;
+        uint8_t *p = ra_heap_alloc(st, from.count * 4, &off);
+        for (i = 0; i < from.count; i++) {
+            uint32_t ds = ra_refs_item(from, i), ss = ds ? tr[ds] : 0;
             memcpy(p + 4 * (size_t)i, &ss, 4);
         }
         return ra_make(RA_TAG_REFS, off);
@@ -197,10 +201,7 @@ static size_t heap_need(const ra_source *d, uint64_t dv) {
         size_t len = ra_source_value_bytes(d, dv).len;
         return ra_len_size(len) + len;
     }
-    case RA_TAG_REFS: {
-        size_t len = 4 * (size_t)ra_source_refs_count(d, dv);
-        return ra_len_size(len) + len;
-    }
+    case RA_TAG_REFS: return ra_refs_heap_need(ra_source_refs_count(d, dv));
     default: return 0;
     }
 }

@@ -402,9 +402,11 @@ static inline __attribute__((always_inline)) uint32_t find_settled(ra_source *s,
 
 // Gives the index room for `want` symbols at a load of 2/3 (it grows again past 3/4, see
 // register_symbol), and at least twice its old room, so that growth one symbol at a time stays
-// amortized. A payload's size hint sizes it once (ra_source_reserve).
-static bool ra_index_grow(ra_source *s, uint64_t want) {
-    uint64_t cap = want * 3 / 2 + 1;
+// amortized. A payload's size hint sizes it once (ra_source_reserve), for at most `want`: at a
+// load of 3/4 with that many, the most it holds before it would grow (the hint is a generous
+// guess; a to-do list's index ends at ~0.68, and would at 0.6 sized at 2/3: 0.7 bytes a todo).
+static bool ra_index_grow(ra_source *s, uint64_t want, bool at_most) {
+    uint64_t cap = at_most ? want * 4 / 3 + 1 : want * 3 / 2 + 1;
     if (cap <= s->index_cap) return true;
     if (cap < 2 * (uint64_t)s->index_cap) cap = 2 * (uint64_t)s->index_cap;
     if (cap < 256) cap = 256;
@@ -425,7 +427,7 @@ static bool ra_index_grow(ra_source *s, uint64_t want) {
 bool ra_source_reserve(ra_source *s, uint32_t syms, uint32_t indexed, size_t sym_bytes, uint32_t fields, size_t heap) {
     uint64_t want_syms = (uint64_t)s->nsyms + syms;
     if (want_syms > RA_MAX_SYMBOLS || indexed > syms) return false;
-    if (!ra_index_grow(s, (uint64_t)s->nindexed + indexed)) return false;
+    if (!ra_index_grow(s, (uint64_t)s->nindexed + indexed, true)) return false;
     if (!s->bloom && indexed) bloom_build(s, (uint64_t)s->nindexed + indexed);  // a payload's delta
     if (!ra_grow((void **)&s->syms, &s->capsyms, (uint32_t)want_syms, sizeof(ra_symbol))) return false;
     // (Derived symbols take no table slot while their tables stay dense, as a payload's lists do.)
@@ -447,7 +449,7 @@ uint32_t ra_intern(ra_source *s, const char *text, size_t len) {
 static inline uint32_t register_symbol(ra_source *s, uint32_t offset, uint32_t word, uint32_t hash, uint32_t empty) {
     if (s->nsyms >= RA_MAX_SYMBOLS) return 0;
     if ((uint64_t)(s->nindexed + 1) * 4 > (uint64_t)s->index_cap * 3) {
-        if (!ra_index_grow(s, (uint64_t)s->nindexed + 1)) return 0;
+        if (!ra_index_grow(s, (uint64_t)s->nindexed + 1, false)) return 0;
         empty = UINT32_MAX;
     }
     uint32_t sym = ra_new_symbol(s, offset, word);
@@ -874,8 +876,23 @@ bool ra_record_set(ra_source *s, uint32_t rec, uint32_t key, uint64_t value) {
     return ra_record_set_all(s, rec, &slot, 1);
 }
 
+uint64_t ra_refs_put_run(ra_source *s, uint32_t first, uint32_t count) {
+    uint64_t off;
+    uint8_t *p = ra_heap_alloc(s, RA_REFS_RUN_LEN, &off);
+    if (!p) return 0;
+    memcpy(p, &first, 4);
+    memcpy(p + 4, &count, 4);
+    p[8] = 0;
+    return ra_make(RA_TAG_REFS, off);
+}
+
 uint64_t ra_heap_put_refs(ra_source *s, const uint32_t *syms, uint32_t count) {
     if (count > (UINT32_MAX - 4) / 4) return 0;
+    if (count && ra_refs_is_run(syms[0], count)) {
+        uint32_t i = 1;
+        while (i < count && syms[i] == syms[0] + i) i++;
+        if (i == count) return ra_refs_put_run(s, syms[0], count);
+    }
     uint64_t off;
     uint8_t *p = ra_heap_alloc(s, count * 4, &off);
     if (!p) return 0;
@@ -1066,14 +1083,11 @@ ra_bytes_ref ra_source_value_bytes(const ra_source *s, uint64_t v) {
 
 uint32_t ra_source_refs_count(const ra_source *s, uint64_t v) {
     if (ra_value_tag(v) != RA_TAG_REFS) return 0;
-    uint32_t len;
-    (void)ra_heap_value(s, ra_value_payload(v), &len);
-    return len / 4;
+    return ra_refs_of(s, ra_value_payload(v)).count;
 }
 
 uint32_t ra_source_refs_at(const ra_source *s, uint64_t v, uint32_t i) {
-    uint32_t len;
-    return ra_load_u32(ra_heap_value(s, ra_value_payload(v), &len) + (uint64_t)i * 4);
+    return ra_refs_item(ra_refs_of(s, ra_value_payload(v)), i);
 }
 
 uint32_t ra_source_updated_count(const ra_source *s) { return s->nupdated; }

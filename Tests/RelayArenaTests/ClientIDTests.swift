@@ -253,6 +253,107 @@ final class ClientIDTests: XCTestCase {
         for id in ids where !id.hasPrefix("\(p):") { XCTAssertEqual(name(in: store, id), "n \(id)", id) }
     }
 
+    /// A list of consecutive data IDs (a connection's edges, whose client IDs are made one after
+    /// another) is kept as its first ID and count. Each list below must read back item by item,
+    /// write out and load back byte for byte, and merge, whichever form it takes in the payload's
+    /// delta, in the store and in a store file.
+    func testLinkListsReadTheSameAsRunsAndAsItems() throws {
+        let p = "client:U1:friends(first:100)"
+        let plan = try plan(#"query Q { user(id: "me") { id friends(first: 100) { id name } } }"#)
+        func payload(_ items: [String?]) -> [UInt8] {
+            let json = items.map { $0.map { #"{"id":"\#($0)","name":"n"}"# } ?? "null" }.joined(separator: ",")
+            return Array(#"{"data":{"user":{"id":"U1","friends":[\#(json)]}}}"#.utf8)
+        }
+        func friends(_ store: RecordStore) -> [String?]? {
+            store.withSnapshot { s in
+                guard case .record(let u) = s.record("U1"), case .links(let l)? = s.field(u, "friends(first:100)") else { return nil }
+                return l.map { $0.map { s.text($0).string } }
+            }
+        }
+        let fresh = (0..<40).map { "F\($0)" }
+        let lists: [[String?]] = [
+            fresh,                                 // new IDs, one after another: a run in the delta and the store
+            [], ["F0"], ["F0", "F1"],              // too short for a run
+            ["F0", "F1", "F2"],                    // the shortest run
+            ["F1", "F0", "F2", "F3"],              // known IDs out of order
+            ["F0", "F1", nil, "F2", "F3"],         // a null breaks the run
+            Array(fresh[5..<30]),                  // a run from the middle of the store's IDs
+            ["F0", "F1", "F2", "G0", "G1", "G2"],  // known IDs, then new ones: consecutive in the delta only
+            ["G5", "G6", "G7", "F9"],
+        ]
+        let store = RecordStore()
+        for (i, list) in lists.enumerated() {
+            let updated = Array(try store.commit(response: payload(list), plan: plan))
+            XCTAssertEqual(friends(store), list, "list \(i)")
+            XCTAssertTrue(updated.contains("U1"), "list \(i) updates its owner")
+            XCTAssertTrue(Array(try store.commit(response: payload(list), plan: plan)).isEmpty, "list \(i) again changes nothing")
+            let file = store.relayJSON()
+            let loaded = try RecordStore(relayJSON: file)
+            XCTAssertEqual(friends(loaded), list, "list \(i) from a store file")
+            XCTAssertTrue(loaded.relayJSON() == file, "list \(i) written out again")
+            XCTAssertTrue(Array(try loaded.commit(response: payload(list), plan: plan)).isEmpty, "list \(i) into the loaded store")
+        }
+
+        // Edges without IDs: client IDs made one after another, refound by a refetch that grows
+        // the list (the new ones are consecutive, the whole list is not).
+        let edges = try self.plan(#"query Q { user(id: "me") { id friends(first: 100) { name } } }"#)
+        func names(_ n: Int) -> [UInt8] {
+            let json = (0..<n).map { #"{"name":"e\#($0)"}"# }.joined(separator: ",")
+            return Array(#"{"data":{"user":{"id":"U1","friends":[\#(json)]}}}"#.utf8)
+        }
+        let other = RecordStore()
+        for n in [10, 10, 4, 12, 12] {
+            _ = try other.commit(response: names(n), plan: edges)
+            XCTAssertEqual(friends(other), (0..<n).map { "\(p):\($0)" }, "\(n) edges")
+            XCTAssertEqual(name(in: other, "\(p):\(n - 1)"), "e\(n - 1)")
+            XCTAssertTrue(try RecordStore(relayJSON: other.relayJSON()).relayJSON() == other.relayJSON(), "\(n) edges, round trip")
+        }
+    }
+
+    /// A list's items that wait for their owner's ID (it comes last) are kept in runs: alike
+    /// items, one pending entry. Whatever breaks a run (another shape, a null, an item with a
+    /// record waiting inside it) and however the items' IDs come (new client IDs, one after
+    /// another, or the IDs an earlier list of the same owner links at those positions, which relay
+    /// reuses), the store must be the one the same response makes with the owner's `id` first,
+    /// where nothing waits.
+    func testItemsWaitingForTheirOwnerMakeTheSameStoreAsWithItsIDFirst() throws {
+        let plan = try plan("""
+            query Q {
+              a: user(id: "me") { id friends(first: 100) { id name } }
+              b: user(id: "me") { friends(first: 100) { name email bestFriend { id name } friends(first: 100) { name } } id }
+            }
+            """)
+        var seed: UInt64 = 0x5EED
+        func next(_ n: Int) -> Int {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Int((seed >> 33) % UInt64(n))
+        }
+        func item(_ i: Int, depth: Int) -> String {
+            switch next(10) {
+            case 0: return "null"
+            case 1: return #"{"name":"n\#(i)","email":"e\#(i)"}"#                      // another shape
+            case 2: return #"{"name":"n\#(i)","bestFriend":{"name":"bf\#(i)"}}"#       // a record waiting inside it
+            case 4, 5: return #"{"name":"n\#(i)","bestFriend":{"id":"B\#(i % 7)","name":"bf\#(i)"}}"#  // its values apart
+            case 3 where depth == 0:                                                    // a list of waiting items inside it
+                return #"{"name":"n\#(i)","friends":[\#((0..<next(6)).map { item($0, depth: 1) }.joined(separator: ","))]}"#
+            default: return #"{"name":"n\#(i)"}"#
+            }
+        }
+        for round in 0..<40 {
+            let earlier = (0..<[0, 2, 5, 30][round % 4]).map { #"{"id":"F\#($0)","name":"f\#($0)"}"# }
+            let items = (0..<next(60)).map { item($0, depth: 0) }.joined(separator: ",")
+            let a = #""a":{"id":"U1","friends":[\#(earlier.joined(separator: ","))]}"#
+            let members = #""friends":[\#(items)]"#
+            var stores: [Any] = []
+            for b in [#"{"id":"U1",\#(members)}"#, #"{\#(members),"id":"U1"}"#] {
+                let store = RecordStore()
+                try store.commit(response: Array(#"{"data":{\#(a),"b":\#(b)}}"#.utf8), plan: plan)
+                stores.append(try JSONSerialization.jsonObject(with: Data(store.relayJSON())))
+            }
+            XCTAssertEqual(stores[0] as? NSDictionary, stores[1] as? NSDictionary, "round \(round): \(items)")
+        }
+    }
+
     private func friendsPlan(first: Int, extra: String) throws -> NormalizationPlan {
         try plan(#"query Q { user(id: "me") { id friends(first: \#(first)) { name } \#(extra) } }"#)
     }
