@@ -811,7 +811,7 @@ static inline uint32_t ra_refs_item(ra_refs r, uint32_t i) {
 static inline bool ra_refs_is_run(uint32_t first, uint32_t count) { return first && count >= RA_REFS_RUN_MIN; }
 /// Appends the run of `count` symbols from `first`; returns a REFS word, 0 on OOM / past the heap's limit.
 uint64_t ra_refs_put_run(ra_source *s, uint32_t first, uint32_t count);
-/// Heap bytes a list of `count` items takes at most (its length's bytes included).
+/// Heap bytes a list of `count` items that is no run takes (its length's bytes included).
 static inline size_t ra_refs_heap_need(uint32_t count) { return ra_len_size(4 * (size_t)count) + 4 * (size_t)count; }
 /// Appends a link list of `count` symbols (0 for null), as a run when they are one; returns a
 /// REFS word, 0 on OOM.

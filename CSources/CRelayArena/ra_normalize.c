@@ -940,7 +940,7 @@ static int settle_pending(ra_normalizer *n, uint32_t mark, uint32_t fmark, uint3
     for (uint32_t i = n->npend; nested && i-- > mark;) {
         pend_rec *p = &n->pend[i];
         if (p->parent & RA_ITEM_PEND) continue;
-        // (Its parent is a run's first item, if a run: a run's next items have nothing parked inside.)
+        // (Its parent is no run: a record with another parked inside it is parked uncommitted.)
         uint32_t owner = pend_id(n, &n->pend[p->parent], 0);
         for (uint32_t k = 0, items = pend_items(p); k < items; k++) {
             uint32_t id = client_id(n, owner, p->storage_key, pend_item_index(p, k));
@@ -971,9 +971,9 @@ static int settle_pending(ra_normalizer *n, uint32_t mark, uint32_t fmark, uint3
 
 // A parked record whose staged fields go in as they are (nothing in it waits for another
 // record: a list's edge, say): into the delta now, its values where they stay, instead of being
-// copied twice; its header waits in its pending entry (`*out`: a million for a million todos, in
-// the entries that are made anyway), and goes to its data ID's entry when it settles
-// (name_parked). False on OOM.
+// copied twice; its header (`*out`) waits in its pending entry, or is counted into the run the
+// entry before is (extend_run: a million edges, one entry), and goes to its data ID's entry when
+// it settles (name_parked). False on OOM.
 static inline __attribute__((always_inline)) bool commit_unnamed(ra_normalizer *n, const frame *f, uint32_t type_sym,
                                                                  ra_record *out) {
     ra_source *d = n->delta;
@@ -1792,11 +1792,11 @@ void ra_normalizer_expect(ra_normalizer *n, uint64_t total_bytes) {
     uint64_t b = total_bytes;
     (void)ra_source_reserve(n->delta, (uint32_t)(b / 64), (uint32_t)(b / 112), (size_t)(b * 3 / 4), (uint32_t)(b / 16),
                             (size_t)(b * 3 / 4));
-    // List items waiting for their list's owner (a connection's edges, until the connection
-    // closes): one per ~100 bytes. Sized once, these come back from the retained blocks on the
-    // next payload instead of growing into fresh pages.
+    // List items (a connection's edges, until the connection closes): one per ~100 bytes. Sized
+    // once, these come back from the retained blocks on the next payload instead of growing into
+    // fresh pages. (The pending records that wait for their owner take an entry a run, not an
+    // item: they grow as needed.)
     (void)ra_grow((void **)&n->items, &n->cap_items, (uint32_t)(b / 96), sizeof(uint32_t));
-    (void)ra_grow((void **)&n->pend, &n->cap_pend, (uint32_t)(b / 96), sizeof(pend_rec));
     (void)ra_grow((void **)&n->pfields, &n->cap_pfields, (uint32_t)(b / 48), sizeof(staged_field));
 }
 

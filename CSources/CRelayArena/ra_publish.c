@@ -161,6 +161,16 @@ static inline uint32_t fields_to_merge(const ra_source *d, const ra_record *dr, 
     return ra_rec_count(d, dr) + (dr->self_id & !sr->self_id);
 }
 
+// The first store symbol of a delta list whose items are a run in the store's symbols (see
+// ra_refs_of), else 0. (A null item ends a run: tr[0] is 0.)
+static uint32_t store_run(ra_refs from, const uint32_t *tr) {
+    uint32_t first = from.count ? tr[ra_refs_item(from, 0)] : 0;
+    if (!ra_refs_is_run(first, from.count)) return 0;
+    for (uint32_t i = 1; i < from.count; i++)
+        if (tr[ra_refs_item(from, i)] != first + i) return 0;
+    return first;
+}
+
 // Copies a delta value into the store's heap / symbol space. Cannot fail after reservation.
 static uint64_t translate(ra_source *st, const ra_source *d, uint64_t dv, const uint32_t *tr) {
     switch (ra_value_tag(dv)) {
@@ -172,17 +182,13 @@ static uint64_t translate(ra_source *st, const ra_source *d, uint64_t dv, const 
     }
     case RA_TAG_REF:
     case RA_TAG_IDSTR: return ra_make(ra_value_tag(dv), tr[ra_value_payload(dv)]);
-    case RA_TAG_REFS: {  // (a run in the store's symbols when the items are one there)
+    case RA_TAG_REFS: {
         ra_refs from = ra_refs_of(d, ra_value_payload(dv));
-        uint32_t first = from.count ? ra_refs_item(from, 0) : 0, i = 1;
-        first = first ? tr[first] : 0;
-        if (ra_refs_is_run(first, from.count)) {
-            while (i < from.count && tr[ra_refs_item(from, i)] == first + i) i++;  // (a null item ends it: tr[0] is 0)
-            if (i == from.count) return ra_refs_put_run(st, first, from.count);
-        }
+        uint32_t first = store_run(from, tr);
+        if (first) return ra_refs_put_run(st, first, from.count);
         uint64_t off;
         uint8_t *p = ra_heap_alloc(st, from.count * 4, &off);
-        for (i = 0; i < from.count; i++) {
+        for (uint32_t i = 0; i < from.count; i++) {
             uint32_t ds = ra_refs_item(from, i), ss = ds ? tr[ds] : 0;
             memcpy(p + 4 * (size_t)i, &ss, 4);
         }
@@ -193,7 +199,7 @@ static uint64_t translate(ra_source *st, const ra_source *d, uint64_t dv, const 
 }
 
 // Heap bytes `translate` will append for a delta value (its length's bytes included).
-static size_t heap_need(const ra_source *d, uint64_t dv) {
+static size_t heap_need(const ra_source *d, uint64_t dv, const uint32_t *tr) {
     switch (ra_value_tag(dv)) {
     case RA_TAG_NUMBER:
     case RA_TAG_STRING:
@@ -201,7 +207,10 @@ static size_t heap_need(const ra_source *d, uint64_t dv) {
         size_t len = ra_source_value_bytes(d, dv).len;
         return ra_len_size(len) + len;
     }
-    case RA_TAG_REFS: return ra_refs_heap_need(ra_source_refs_count(d, dv));
+    case RA_TAG_REFS: {
+        ra_refs from = ra_refs_of(d, ra_value_payload(dv));
+        return store_run(from, tr) ? ra_len_size(RA_REFS_RUN_LEN) + RA_REFS_RUN_LEN : ra_refs_heap_need(from.count);
+    }
     default: return 0;
     }
 }
@@ -401,7 +410,7 @@ static uint32_t merge_fields(const ra_source *st, const ra_source *d, const uint
                                                             : 0;
         if (known ? !differ_get(bits, was, at, f) : sslot && slot_equal_fast(st, sslot, d, dslot, tr)) continue;
         if (!known) differ_set(bits, differ, at, f);
-        *heap += heap_need(d, ra_slot_value(dslot));
+        *heap += heap_need(d, ra_slot_value(dslot), tr);
         ndiff++;
         uint64_t dv = ra_slot_value(dslot);
         // The record's own ID as its `id` goes in the flag, from a slot if it had one (one form for
@@ -514,7 +523,7 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
             uint32_t shape = store_shape(st, d, tr, &sh, dr->shape, true), dc = ra_rec_count(d, dr);
             if (shape == RA_NONE) goto shapes_oom;
             need_fields += dc;
-            for (uint32_t f = 0; f < dc; f++) need_heap += heap_need(d, ra_slot_value(ra_rec_slot(d, dr, f)));
+            for (uint32_t f = 0; f < dc; f++) need_heap += heap_need(d, ra_slot_value(ra_rec_slot(d, dr, f)), tr);
             changes[nchanges++] = (change){i, (uint16_t)shape, CHANGE_COPY, dr->self_id, 0, 0};
             continue;
         }
@@ -537,7 +546,7 @@ ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
                 uint64_t dslot = ((uint64_t)dv[f] << 32) | dw[f];
                 if (slot_equal_fast(st, ((uint64_t)sv[f] << 32) | sw[f], d, dslot, tr)) continue;
                 differ_set(&bits, &differ, at, f);
-                need_heap += heap_need(d, ra_slot_value(dslot));
+                need_heap += heap_need(d, ra_slot_value(dslot), tr);
                 ndiff++;
             }
             if (ndiff || retyped)

@@ -404,7 +404,7 @@ static inline __attribute__((always_inline)) uint32_t find_settled(ra_source *s,
 // register_symbol), and at least twice its old room, so that growth one symbol at a time stays
 // amortized. A payload's size hint sizes it once (ra_source_reserve), for at most `want`: at a
 // load of 3/4 with that many, the most it holds before it would grow (the hint is a generous
-// guess; a to-do list's index ends at ~0.68, and would at 0.6 sized at 2/3: 0.7 bytes a todo).
+// guess; a to-do list's index ends at ~0.69, and would at 0.6 sized at 2/3: 0.7 bytes a todo).
 static bool ra_index_grow(ra_source *s, uint64_t want, bool at_most) {
     uint64_t cap = at_most ? want * 4 / 3 + 1 : want * 3 / 2 + 1;
     if (cap <= s->index_cap) return true;

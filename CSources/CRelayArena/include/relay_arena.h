@@ -52,7 +52,7 @@ enum {
     RA_TAG_NUMBER = 5,  // payload: heap offset of the number's text as received (floats, wider integers)
     RA_TAG_STRING = 6,  // payload: heap offset of the UTF-8 bytes
     RA_TAG_REF = 7,     // payload: symbol of the linked data ID
-    RA_TAG_REFS = 8,    // payload: heap offset of the u32 symbols (RA_NULL_REF for null)
+    RA_TAG_REFS = 8,    // payload: heap offset of the list (read it with ra_source_refs_*: a run of consecutive symbols is kept as its first and count)
     RA_TAG_JSON = 9,    // payload: heap offset of minified JSON text (lists, custom scalars)
     RA_TAG_IDSTR = 10,  // payload: symbol; a string whose text is that symbol's (a record's `id`, its data ID)
 };
