@@ -1086,19 +1086,25 @@ static inline __attribute__((always_inline)) int close_identified(ra_normalizer 
 // next of the run that pending entry `last` is (then it is counted in): the next item of the same
 // list, its record alike (type, shape, its own `id`) and its values as far from the run's last
 // item's as the run's first two are apart (an edge's values and its node's, say).
-static inline bool extend_run(pend_rec *last, uint32_t parent, uint32_t key, uint32_t index, ra_record rec) {
-    uint32_t items = last->count + 1;
-    if (!(last->committed && last->parent == parent && last->storage_key == key && last->index != PEND_NO_INDEX &&
-          (uint64_t)last->index + items == index && last->count < RA_MAX_PARKED && rec.type == last->rec.type &&
-          rec.shape == last->rec.shape && rec.self_id == last->rec.self_id && rec.fields > last->rec.fields))
+static inline __attribute__((always_inline)) bool extend_run(pend_rec *last, uint32_t parent, uint32_t key,
+                                                             uint32_t index, ra_record rec) {
+    // (An edge a million times: the tests in few instructions. The type, `self_id` and shape
+    // are one word of the header; an entry that is not committed, or not a list item, has no
+    // run to extend, nor does a full one: `stride` is 0 until a run has two items.)
+    uint32_t items = last->count + 1, kind_last, kind_rec;
+    memcpy(&kind_last, (const uint8_t *)&last->rec + 4, 4);
+    memcpy(&kind_rec, (const uint8_t *)&rec + 4, 4);
+    uint64_t next = (uint64_t)last->index + items, step = rec.fields - (uint64_t)last->rec.fields;
+    if (((last->parent ^ parent) | (last->storage_key ^ key) | (kind_last ^ kind_rec)) || next != index ||
+        !last->committed || last->index == PEND_NO_INDEX || items > RA_MAX_PARKED || rec.fields <= last->rec.fields)
         return false;
-    if (items == 1) {
-        if (rec.fields - last->rec.fields > RA_MAX_STRIDE) return false;
-        last->stride = rec.fields - last->rec.fields;
-    } else if ((uint64_t)last->rec.fields + (uint64_t)items * last->stride != rec.fields) {
-        return false;
+    if (last->stride) {
+        if (step != (uint64_t)items * last->stride) return false;
+    } else {
+        if (items != 1 || step > RA_MAX_STRIDE) return false;
+        last->stride = (uint32_t)step;
     }
-    last->count++;
+    last->count = items;
     return true;
 }
 
