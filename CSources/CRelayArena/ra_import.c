@@ -307,8 +307,8 @@ static const yajl_callbacks id_pass_callbacks = {
     .yajl_start_array = ip_start, .yajl_end_array = ip_end,
 };
 
-// False only when interning failed (out of memory, or past a limit).
-static bool intern_ids(ra_source *src, const uint8_t *bytes, size_t len, uint32_t max_depth) {
+// The pass by yajl: for a file with an escape in a top-level key, which scan_ids leaves to it.
+static bool intern_ids_parsed(ra_source *src, const uint8_t *bytes, size_t len, uint32_t max_depth) {
     id_pass p = {.src = src, .max_depth = max_depth};
     yajl_handle h = yajl_alloc(&id_pass_callbacks, &ra_yajl_alloc_funcs, &p);
     if (!h) return false;
@@ -316,6 +316,97 @@ static bool intern_ids(ra_source *src, const uint8_t *bytes, size_t len, uint32_
     if (st == yajl_status_ok) (void)yajl_complete_parse(h);
     yajl_free(h);
     return !p.oom;
+}
+
+// The `n` bytes of a JSON string's text at `p`, unescaped into `out` (from its start): its length,
+// or SIZE_MAX for a `\u` escape (left to yajl) or a bad one (the load rejects the file), or on OOM.
+static size_t unescape_simple(ra_buf *out, const uint8_t *p, size_t n) {
+    out->len = 0;
+    if (!ra_buf_reserve(out, n ? n : 1)) return SIZE_MAX;
+    uint8_t *o = out->data;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t c = p[i];
+        if (c == '\\') {
+            if (++i == n) return SIZE_MAX;
+            switch (p[i]) {
+            case '"': c = '"'; break;
+            case '\\': c = '\\'; break;
+            case '/': c = '/'; break;
+            case 'b': c = '\b'; break;
+            case 'f': c = '\f'; break;
+            case 'n': c = '\n'; break;
+            case 'r': c = '\r'; break;
+            case 't': c = '\t'; break;
+            default: return SIZE_MAX;
+            }
+        }
+        *o++ = c;
+    }
+    return (size_t)(o - out->data);
+}
+
+// The pass by a scan of the bytes, not a parse (yajl's took ~40% of a load's instructions): the
+// load that follows validates the file, and a file that fails it loses its source, so only a
+// well-formed file's keys matter, and for one the scan finds what yajl's pass would. Strings are
+// skipped quote to quote (memchr; a quote after an odd run of backslashes is escaped), brackets
+// counted; a string at depth 1 after `{` or `,` is a key, unescaped when it has an escape. 1:
+// done; 0: interning failed (out of memory, or past a limit); -1: a top-level key has a `\u`
+// escape (or a bad one): yajl's pass does it all.
+static int scan_ids(ra_source *src, const uint8_t *b, size_t len, uint32_t max_depth, ra_buf *scratch) {
+    const uint8_t *p = b, *end = b + len;
+    uint64_t depth = 0;
+    bool key = false;  // at depth 1, the next string is a key
+    while (p < end) {
+        uint8_t c = *p++;
+        switch (c) {
+        case '"': {
+            const uint8_t *q = p;
+            for (;;) {
+                q = memchr(q, '"', (size_t)(end - q));
+                if (!q) return 1;  // (unterminated: the load says so)
+                size_t slashes = 0;
+                while (q - slashes > p && q[-1 - (ptrdiff_t)slashes] == '\\') slashes++;
+                if (!(slashes & 1)) break;
+                q++;
+            }
+            if (depth == 1 && key) {
+                size_t n = (size_t)(q - p);
+                const char *text = (const char *)p;
+                if (memchr(p, '\\', n)) {  // (a client ID of a field with a string argument: `\"`)
+                    n = unescape_simple(scratch, p, n);
+                    if (n == SIZE_MAX) return -1;
+                    text = (const char *)scratch->data;
+                }
+                if (n > UINT32_MAX) src->names_full = true;  // (ra_intern refuses it: a limit, not out of memory)
+                if (n > UINT32_MAX || !ra_intern(src, text, n)) return 0;
+                key = false;
+            }
+            p = q + 1;
+            break;
+        }
+        case '{':
+        case '[':
+            if (++depth > max_depth) return 1;  // (the load stops there too, and says so)
+            key = depth == 1 && c == '{';
+            break;
+        case '}':
+        case ']':
+            if (!depth) return 1;
+            depth--;
+            break;
+        case ',': key = depth == 1; break;
+        default: break;
+        }
+    }
+    return 1;
+}
+
+// False only when interning failed (out of memory, or past a limit).
+static bool intern_ids(ra_source *src, const uint8_t *bytes, size_t len, uint32_t max_depth) {
+    ra_buf scratch = {0};
+    int scanned = scan_ids(src, bytes, len, max_depth, &scratch);
+    ra_buf_free(&scratch);
+    return scanned < 0 ? intern_ids_parsed(src, bytes, len, max_depth) : scanned == 1;
 }
 
 ra_source *_Nullable ra_source_import_json(const uint8_t *_Nullable bytes, size_t len, uint32_t max_depth, ra_error *err) {

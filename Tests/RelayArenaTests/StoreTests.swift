@@ -71,6 +71,32 @@ final class StoreTests: XCTestCase {
         XCTAssertEqual(store.recordCount, 6 + 1 + 1 + 3 * 2 + 1, "the user, its connection, 3 todos and edges, the page info")
     }
 
+    /// A store file's data IDs are found by a scan of its bytes, not a parse; an ID with an escape
+    /// (a client ID under a field with a string argument has `\"`) is unescaped by the scan, one
+    /// with a `\u` escape sends the whole pass to yajl. Either way the records keep the file's
+    /// order, each ID being taken before the links to it further up, and the file's text of a
+    /// key (escapes, strings and brackets in values, which the scan must step over) does not
+    /// matter. The outputs are the exporter's escaping: `\/` and `\u00e9` written as `/` and `é`.
+    func testAStoreFileKeepsItsOrderWhateverItsIDsEscapes() throws {
+        let tricky = #""s":"a \"}{[\\\"","#  // a value with quotes, backslashes and brackets
+        func file(_ ids: [String]) -> String {
+            var text = #"{"client:root":{"__id":"client:root","__typename":"__Root","all":{"__refs":[\#(ids.reversed().map { "\"\($0)\"" }.joined(separator: ","))]}}"#
+            for id in ids { text += #","\#(id)":{"__id":"\#(id)","__typename":"T",\#(tricky)"n":{"__ref":"\#(ids[0])"}}"# }
+            return text + "}"
+        }
+        let simple = [#"client:root:user(id:\"me\")"#, #"back\\slash"#, #"line\nbreak"#, #"tab\tand\r\b\f"#, "plain"]
+        let text = file(simple)
+        let store = try RecordStore(relayJSON: Array(text.utf8))
+        XCTAssertEqual(String(decoding: store.relayJSON(), as: UTF8.self), text)
+        XCTAssertEqual(store.recordCount, 1 + simple.count)
+        XCTAssertNotNil(store.withSnapshot { $0.symbol("client:root:user(id:\"me\")") })
+
+        for other in [[#"slash\/ed"#, "plain", #"client:root:user(id:\"me\")"#], ["plain", #"caf\u00e9"#, #"q\"uote"#]] {
+            let written = file(other.map { $0.replacingOccurrences(of: #"\/"#, with: "/").replacingOccurrences(of: #"\u00e9"#, with: "é") })
+            XCTAssertEqual(String(decoding: try RecordStore(relayJSON: Array(file(other).utf8)).relayJSON(), as: UTF8.self), written)
+        }
+    }
+
     /// The arena's size is deterministic for the seeded list, so it gates like an allocation
     /// count: 10,000 todos take 1,160,523 bytes for 1,170,224 of JSON (0.992×, the ≤ 1× target;
     /// ARENA.md counts them). With the connection's edges as a list of their symbols instead of a
