@@ -275,8 +275,9 @@ static const yajl_callbacks import_callbacks = {
 // records are in their IDs' order, so that order is the file's only if each record's ID is
 // interned before any link to it (a record linking one further down would otherwise take its
 // ID's place first): a file loaded and written out again is the same file. This pass interns the
-// top-level keys and nothing else; a malformed file, or one nested past the load's depth limit,
-// stops it, and the load that follows says what and where. (One exception to the file's order: a
+// top-level keys and nothing else (scan_ids, else yajl's pass below); it stops at a file nested
+// past the load's depth limit (yajl's, at a malformed one too), and the load that follows says
+// what is wrong and where. (One exception to the file's order: a
 // list item's client ID interns its prefix first, "client:X:edges" for "client:X:edges:3", so a
 // record of that prefix's ID further down comes before the item. A file this store wrote has it
 // before: a prefix's symbol is always older than its derivations.)
@@ -307,7 +308,7 @@ static const yajl_callbacks id_pass_callbacks = {
     .yajl_start_array = ip_start, .yajl_end_array = ip_end,
 };
 
-// The pass by yajl: for a file with an escape in a top-level key, which scan_ids leaves to it.
+// The pass by yajl: for a file whose top-level keys scan_ids leaves to it (a `\u` escape).
 static bool intern_ids_parsed(ra_source *src, const uint8_t *bytes, size_t len, uint32_t max_depth) {
     id_pass p = {.src = src, .max_depth = max_depth};
     yajl_handle h = yajl_alloc(&id_pass_callbacks, &ra_yajl_alloc_funcs, &p);
@@ -345,17 +346,19 @@ static size_t unescape_simple(ra_buf *out, const uint8_t *p, size_t n) {
     return (size_t)(o - out->data);
 }
 
-// The pass by a scan of the bytes, not a parse (yajl's took ~40% of a load's instructions): the
-// load that follows validates the file, and a file that fails it loses its source, so only a
-// well-formed file's keys matter, and for one the scan finds what yajl's pass would. Strings are
-// skipped quote to quote (memchr; a quote after an odd run of backslashes is escaped), brackets
-// counted; a string at depth 1 after `{` or `,` is a key, unescaped when it has an escape. 1:
-// done; 0: interning failed (out of memory, or past a limit); -1: a top-level key has a `\u`
-// escape (or a bad one): yajl's pass does it all.
+// The pass by a scan of the bytes, not a parse (yajl's took 38% of a 20k-todo file's load; the
+// scan takes ~13%, mostly interning): the load that follows validates the file, and a file that
+// fails it loses its source, so only a well-formed file's keys matter, and for one the scan finds
+// what yajl's pass would. Strings are skipped quote to quote (memchr; a quote after an odd run of
+// backslashes is escaped), brackets counted; in a root object, a string at depth 1 after `{` or
+// `,` is a key, unescaped when it has an escape. 1: done; 0: interning failed (out of memory, or
+// past a limit); -1: a top-level key has a `\u` escape, or a bad one, or unescaping it ran out
+// of memory: yajl's pass does it all.
 static int scan_ids(ra_source *src, const uint8_t *b, size_t len, uint32_t max_depth, ra_buf *scratch) {
     const uint8_t *p = b, *end = b + len;
     uint64_t depth = 0;
-    bool key = false;  // at depth 1, the next string is a key
+    bool object = false;  // the root is an object (an array's strings are no keys)
+    bool key = false;     // at depth 1, the next string is a key
     while (p < end) {
         uint8_t c = *p++;
         switch (c) {
@@ -387,14 +390,14 @@ static int scan_ids(ra_source *src, const uint8_t *b, size_t len, uint32_t max_d
         case '{':
         case '[':
             if (++depth > max_depth) return 1;  // (the load stops there too, and says so)
-            key = depth == 1 && c == '{';
+            if (depth == 1) object = key = c == '{';
             break;
         case '}':
         case ']':
             if (!depth) return 1;
             depth--;
             break;
-        case ',': key = depth == 1; break;
+        case ',': key = depth == 1 && object; break;
         default: break;
         }
     }

@@ -78,18 +78,18 @@ final class StoreTests: XCTestCase {
     /// key (escapes, strings and brackets in values, which the scan must step over) does not
     /// matter. The outputs are the exporter's escaping: `\/` and `\u00e9` written as `/` and `é`.
     func testAStoreFileKeepsItsOrderWhateverItsIDsEscapes() throws {
-        let tricky = #""s":"a \"}{[\\\"","#  // a value with quotes, backslashes and brackets
+        let tricky = #""s":"a \"}{[\\\"","t":"x\\","#  // values with quotes, backslashes and brackets
         func file(_ ids: [String]) -> String {
             var text = #"{"client:root":{"__id":"client:root","__typename":"__Root","all":{"__refs":[\#(ids.reversed().map { "\"\($0)\"" }.joined(separator: ","))]}}"#
             for id in ids { text += #","\#(id)":{"__id":"\#(id)","__typename":"T",\#(tricky)"n":{"__ref":"\#(ids[0])"}}"# }
             return text + "}"
         }
-        let simple = [#"client:root:user(id:\"me\")"#, #"back\\slash"#, #"line\nbreak"#, #"tab\tand\r\b\f"#, "plain"]
+        let simple = [#"client:root:user(id:\"me\")"#, #"back\\slash"#, #"line\nbreak"#, #"tab\tand\r\b\f"#, #"ends\\"#, "plain"]
         let text = file(simple)
         let store = try RecordStore(relayJSON: Array(text.utf8))
         XCTAssertEqual(String(decoding: store.relayJSON(), as: UTF8.self), text)
         XCTAssertEqual(store.recordCount, 1 + simple.count)
-        XCTAssertNotNil(store.withSnapshot { $0.symbol("client:root:user(id:\"me\")") })
+        XCTAssertNil(store.withSnapshot { $0.symbol(#"client:root:user(id:\"me\")"#) }, "an ID's text is unescaped")
 
         for other in [[#"slash\/ed"#, "plain", #"client:root:user(id:\"me\")"#], ["plain", #"caf\u00e9"#, #"q\"uote"#]] {
             let written = file(other.map { $0.replacingOccurrences(of: #"\/"#, with: "/").replacingOccurrences(of: #"\u00e9"#, with: "é") })
