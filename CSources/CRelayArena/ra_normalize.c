@@ -460,18 +460,41 @@ static int stage_value(ra_normalizer *n, frame *rec, uint64_t value) {
     return key && (rec->quick ? add_field(n, rec, key, value) : stage_field(n, key, value, buffered)) ? 1 : oom(n);
 }
 
+// Its items: a committed entry's run, else the one record.
+static inline uint32_t pend_items(const pend_rec *p) { return p->committed ? p->count + 1 : 1; }
 // The data ID of item `k` of pending entry `p` (k 0 for a record that is no run), once settled.
 static inline uint32_t pend_id(const ra_normalizer *n, const pend_rec *p, uint32_t k) {
     return p->ids_apart ? n->run_ids[p->resolved + k] : p->resolved + k;
 }
 
-// Item `i` of a staged list (`p`: its count, then its items) in the delta's terms. A run's items
-// are the list's from its first's position on.
-static inline uint32_t staged_item(const ra_normalizer *n, const uint8_t *p, uint32_t i) {
-    uint32_t item = ra_load_u32(p + 4 + 4 * (size_t)i);
-    if (!(item & RA_ITEM_PEND)) return item;
+// A staged list: its slot's length, its items' count, then its entries, each an item's symbol or
+// its pending entry (RA_ITEM_PEND), which stands for all the items of its run (an edge that
+// extends the run before it adds no entry: see park_item). Read front to back, in the delta's
+// terms, with staged_next.
+typedef struct staged_list {
+    const uint8_t *entries;
+    uint32_t count, nentries;  // its items; its entries
+    uint32_t j, k;             // the next item: its entry, and its place in the entry's run
+} staged_list;
+static inline staged_list staged_list_at(const uint8_t *p) {
+    uint32_t len = ra_load_u32(p);
+    return (staged_list){.entries = p + 8, .count = ra_load_u32(p + 4), .nentries = (len - 4) / 4};
+}
+// The next item's data ID (the entries cover the items: 0 past them, which does not happen).
+static inline uint32_t staged_next(const ra_normalizer *n, staged_list *l) {
+    if (l->j >= l->nentries) return 0;
+    uint32_t item = ra_load_u32(l->entries + 4 * (size_t)l->j);
+    if (!(item & RA_ITEM_PEND)) {
+        l->j++;
+        return item;
+    }
     const pend_rec *e = &n->pend[item & ~RA_ITEM_PEND];
-    return pend_id(n, e, i - e->index);
+    uint32_t id = pend_id(n, e, l->k);
+    if (++l->k == pend_items(e)) {
+        l->k = 0;
+        l->j++;
+    }
+    return id;
 }
 
 // The staged value in the delta's terms: lists copied, pending links resolved. (The record's own
@@ -480,17 +503,17 @@ static uint64_t to_delta_slow(ra_normalizer *n, uint64_t v, const uint8_t *base)
     switch (ra_value_tag(v)) {
     case RA_TAG_PEND: return ra_make(RA_TAG_REF, pend_id(n, &n->pend[ra_value_payload(v)], 0));
     case RA_TAG_REFS: {
-        const uint8_t *p = base + ra_value_payload(v);
-        uint32_t count = ra_load_u32(p), first = count ? staged_item(n, p, 0) : 0, i = 1;
+        staged_list l = staged_list_at(base + ra_value_payload(v)), from = l;
+        uint32_t count = l.count, first = count ? staged_next(n, &l) : 0, i = 1;
         if (ra_refs_is_run(first, count)) {  // (a connection's edges, named one after another)
-            while (i < count && staged_item(n, p, i) == first + i) i++;
+            while (i < count && staged_next(n, &l) == first + i) i++;
             if (i == count) return ra_refs_put_run(n->delta, first, count);
         }
         uint64_t off;
         uint8_t *out = ra_heap_alloc(n->delta, count * 4, &off);
         if (!out) return 0;
         for (i = 0; i < count; i++) {
-            uint32_t item = staged_item(n, p, i);
+            uint32_t item = staged_next(n, &from);
             memcpy(out + 4 * (size_t)i, &item, 4);
         }
         return ra_make(RA_TAG_REFS, off);
@@ -892,8 +915,6 @@ static inline ra_record pend_item_rec(const pend_rec *p, uint32_t k) {
     r.fields += k * p->stride;
     return r;
 }
-// Its items: a committed entry's run, else the one record.
-static inline uint32_t pend_items(const pend_rec *p) { return p->committed ? p->count + 1 : 1; }
 // Item `k`'s list position as client_id takes it (-1: none).
 static inline int64_t pend_item_index(const pend_rec *p, uint32_t k) {
     return p->index == PEND_NO_INDEX ? -1 : (int64_t)p->index + k;
@@ -1117,7 +1138,8 @@ static inline __attribute__((always_inline)) int park_item(ra_normalizer *n, fra
     if (!commit_unnamed(n, f, type_sym, &rec)) return oom(n);
     uint32_t parent = RA_ITEM_PEND | (depth - 2), key = n->plan->sels[f->sel].storage_key, index = pend_index_of(f);
     uint32_t me = n->npend - 1;
-    if (!n->npend || !extend_run(&n->pend[me], parent, key, index, rec)) {
+    bool extended = n->npend && extend_run(&n->pend[me], parent, key, index, rec);
+    if (!extended) {
         if (!ra_grow((void **)&n->pend, &n->cap_pend, n->npend + 1, sizeof(pend_rec))) return oom(n);
         me = n->npend++;
         n->pend[me] = (pend_rec){.index = index, .parent = parent, .storage_key = key, .committed = 1, .unique = 1,
@@ -1126,6 +1148,10 @@ static inline __attribute__((always_inline)) int park_item(ra_normalizer *n, fra
     n->nfields = f->field_base;
     n->bytes.len = f->byte_base;
     pop(n);
+    if (extended) {  // (its run's entry is in the list already, for all its items: a million edges, one entry)
+        n->top->count++;
+        return 1;
+    }
     return link_to_parent(n, ra_make(RA_TAG_PEND, me));
 }
 
@@ -1686,11 +1712,15 @@ static int cb_end_array(void *ctx) {
         pop(n);
         return 1;
     }
-    if (f->kind == F_LIST) {
-        uint32_t count = n->nitems - f->item_base;
-        uint64_t v = stage_bytes(n, RA_TAG_REFS, count ? n->items + f->item_base : NULL, (size_t)count * 4);
-        if (!v) return oom(n);
-        memcpy(n->bytes.data + ra_value_payload(v), &count, 4);
+    if (f->kind == F_LIST) {  // (staged as its count, then its entries: see staged_list)
+        uint32_t entries = n->nitems - f->item_base;
+        if (entries > (UINT32_MAX - 32) / 4) return too_long(n);
+        uint64_t off;
+        uint8_t *dst = ra_buf_slot(&n->bytes, 4 + entries * 4, &off);
+        if (!dst) return oom(n);
+        memcpy(dst, &f->count, 4);
+        if (entries) memcpy(dst + 4, n->items + f->item_base, (size_t)entries * 4);
+        uint64_t v = ra_make(RA_TAG_REFS, off);
         note_high_water(n);
         n->nitems = f->item_base;
         pop(n);
@@ -1798,10 +1828,10 @@ void ra_normalizer_expect(ra_normalizer *n, uint64_t total_bytes) {
     uint64_t b = total_bytes;
     (void)ra_source_reserve(n->delta, (uint32_t)(b / 64), (uint32_t)(b / 112), (size_t)(b * 3 / 4), (uint32_t)(b / 16),
                             (size_t)(b * 3 / 4));
-    // List items (a connection's edges, until the connection closes): one per ~100 bytes. Sized
-    // once, these come back from the retained blocks on the next payload instead of growing into
-    // fresh pages. (The pending records that wait for their owner take an entry a run, not an
-    // item: they grow as needed.)
+    // List items (of lists of identified records, say): one per ~100 bytes at most. Sized once,
+    // these come back from the retained blocks on the next payload instead of growing into fresh
+    // pages. (Items that wait for their owner, a connection's edges, take an entry a run, here
+    // and in the pending records: those grow as needed.)
     (void)ra_grow((void **)&n->items, &n->cap_items, (uint32_t)(b / 96), sizeof(uint32_t));
     (void)ra_grow((void **)&n->pfields, &n->cap_pfields, (uint32_t)(b / 48), sizeof(staged_field));
 }

@@ -112,7 +112,7 @@ struct ra_normalizer {
     staged_field *fields;
     uint32_t nfields, cap_fields;
     ra_buf bytes;          // staging bytes (aligned {u32 len, bytes} slots and raw text)
-    uint32_t *items;
+    uint32_t *items;       // open lists' entries (see staged_list: a run of waiting items is one)
     uint32_t nitems, cap_items;
     ra_buf keys;           // unmatched keys of open maps: {u32 len, bytes} slots
     uint32_t *tbl;         // per-map hash tables over `keys`, stacked
