@@ -225,7 +225,7 @@ static ra_dtable *_Nullable dtab_make(ra_source *s, uint32_t prefix) {
     ra_dtable *t = dtab_find(s, prefix);
     if (t) return t;
     if ((uint64_t)(s->ndtabs + 1) * 2 > s->dtab_cap) {
-        uint64_t cap = s->dtab_cap ? (uint64_t)s->dtab_cap * 2 : 8;
+        uint64_t cap = s->dtab_cap ? (uint64_t)s->dtab_cap * 2 : 2;  // (a store of one list has one table: 24 bytes a slot)
         if (cap > UINT32_MAX) return NULL;  // (tables are fewer than symbols: not reached)
         ra_dtable *tabs = ra_calloc((size_t)cap, sizeof *tabs);
         if (!tabs) return NULL;
