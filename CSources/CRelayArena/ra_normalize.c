@@ -497,23 +497,42 @@ static inline uint32_t staged_next(const ra_normalizer *n, staged_list *l) {
     return id;
 }
 
+// The first item of a staged list whose items are one run of consecutive symbols (ra_refs_of),
+// else 0. Entry by entry, not item by item: a run of waiting items whose IDs follow its first's
+// (not ids_apart) is consecutive in itself, so a connection's million edges are one test.
+static uint32_t staged_run_first(const ra_normalizer *n, staged_list l) {
+    uint64_t first = 0, i = 0;
+    for (uint32_t j = 0; j < l.nentries; j++) {
+        uint32_t item = ra_load_u32(l.entries + 4 * (size_t)j), m = 1, id = item;
+        if (item & RA_ITEM_PEND) {
+            const pend_rec *e = &n->pend[item & ~RA_ITEM_PEND];
+            m = pend_items(e);
+            id = pend_id(n, e, 0);
+            for (uint32_t k = 1; e->ids_apart && k < m; k++)
+                if (pend_id(n, e, k) != (uint64_t)id + k) return 0;
+        }
+        if (!id) return 0;
+        if (i == 0) first = id;
+        else if (id != first + i) return 0;
+        i += m;
+    }
+    return i == l.count && ra_refs_is_run((uint32_t)first, l.count) ? (uint32_t)first : 0;
+}
+
 // The staged value in the delta's terms: lists copied, pending links resolved. (The record's own
 // `id`, staged before its data ID was interned, gets that symbol in finish_record.)
 static uint64_t to_delta_slow(ra_normalizer *n, uint64_t v, const uint8_t *base) {
     switch (ra_value_tag(v)) {
     case RA_TAG_PEND: return ra_make(RA_TAG_REF, pend_id(n, &n->pend[ra_value_payload(v)], 0));
     case RA_TAG_REFS: {
-        staged_list l = staged_list_at(base + ra_value_payload(v)), from = l;
-        uint32_t count = l.count, first = count ? staged_next(n, &l) : 0, i = 1;
-        if (ra_refs_is_run(first, count)) {  // (a connection's edges, named one after another)
-            while (i < count && staged_next(n, &l) == first + i) i++;
-            if (i == count) return ra_refs_put_run(n->delta, first, count);
-        }
+        staged_list l = staged_list_at(base + ra_value_payload(v));
+        uint32_t count = l.count, first = staged_run_first(n, l);
+        if (first) return ra_refs_put_run(n->delta, first, count);  // (a connection's edges, named one after another)
         uint64_t off;
         uint8_t *out = ra_heap_alloc(n->delta, count * 4, &off);
         if (!out) return 0;
-        for (i = 0; i < count; i++) {
-            uint32_t item = staged_next(n, &from);
+        for (uint32_t i = 0; i < count; i++) {
+            uint32_t item = staged_next(n, &l);
             memcpy(out + 4 * (size_t)i, &item, 4);
         }
         return ra_make(RA_TAG_REFS, off);

@@ -341,7 +341,10 @@ final class ClientIDTests: XCTestCase {
         }
         for round in 0..<40 {
             let earlier = (0..<[0, 2, 5, 30][round % 4]).map { #"{"id":"F\#($0)","name":"f\#($0)"}"# }
-            let items = (0..<next(60)).map { item($0, depth: 0) }.joined(separator: ",")
+            // (Every fifth round: alike items only, one run for the whole list, its IDs partly the
+            // earlier list's and partly new: a run whose IDs are apart.)
+            let items = round % 5 == 4 ? (0..<(3 + next(20))).map { #"{"name":"n\#($0)"}"# }.joined(separator: ",")
+                                       : (0..<next(60)).map { item($0, depth: 0) }.joined(separator: ",")
             let a = #""a":{"id":"U1","friends":[\#(earlier.joined(separator: ","))]}"#
             let members = #""friends":[\#(items)]"#
             var stores: [Any] = []
