@@ -991,7 +991,7 @@ static int settle_pending(ra_normalizer *n, uint32_t mark, uint32_t fmark, uint3
     for (uint32_t i = named; i < n->npend; i++) {
         pend_rec *p = &n->pend[i];
         if (p->committed) {
-            for (uint32_t k = 0; k <= p->count; k++) {
+            for (uint32_t k = 0, items = pend_items(p); k < items; k++) {
                 ra_record r = pend_item_rec(p, k);
                 if (!name_parked(n, pend_id(n, p, k), &r)) return 0;
             }
@@ -1129,14 +1129,15 @@ static inline __attribute__((always_inline)) int close_identified(ra_normalizer 
 static inline __attribute__((always_inline)) bool extend_run(pend_rec *last, uint32_t parent, uint32_t key,
                                                              uint32_t index, ra_record rec) {
     // (An edge a million times: the tests in few instructions. The type, `self_id` and shape
-    // are one word of the header; an entry that is not committed, or not a list item, has no
-    // run to extend, nor does a full one: `stride` is 0 until a run has two items.)
+    // are one word of the header; an entry that is not committed has no run to extend, nor does
+    // a full one, nor one that is no list item: its index, PEND_NO_INDEX, puts `next` past any
+    // index. `stride` is 0 until a run has two items.)
     uint32_t items = last->count + 1, kind_last, kind_rec;
     memcpy(&kind_last, (const uint8_t *)&last->rec + 4, 4);
     memcpy(&kind_rec, (const uint8_t *)&rec + 4, 4);
     uint64_t next = (uint64_t)last->index + items, step = rec.fields - (uint64_t)last->rec.fields;
     if (((last->parent ^ parent) | (last->storage_key ^ key) | (kind_last ^ kind_rec)) || next != index ||
-        !last->committed || last->index == PEND_NO_INDEX || items > RA_MAX_PARKED || rec.fields <= last->rec.fields)
+        !last->committed || items > RA_MAX_PARKED || rec.fields <= last->rec.fields)
         return false;
     if (last->stride) {
         if (step != (uint64_t)items * last->stride) return false;
