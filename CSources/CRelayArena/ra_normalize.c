@@ -1879,9 +1879,8 @@ ra_status ra_normalizer_feed(ra_normalizer *n, const uint8_t *bytes, size_t len)
 
 ra_status ra_normalizer_attach_errors(ra_normalizer *n);
 
-ra_status ra_normalizer_finish(ra_normalizer *n) {
+static ra_status finish(ra_normalizer *n) {
     if (n->failed) return n->err.code;
-    if (n->finished) return RA_OK;
     n->finished = true;
     yajl_status st = yajl_complete_parse(n->yh);
     if (st != yajl_status_ok) return parse_failed(n, st, NULL, 0);
@@ -1902,6 +1901,18 @@ ra_status ra_normalizer_finish(ra_normalizer *n) {
     return RA_OK;
 }
 
+ra_status ra_normalizer_finish(ra_normalizer *n, ra_source **delta) {
+    *delta = NULL;
+    if (n->finished && !n->failed) {
+        ra_error_set(&n->err, RA_ERR_STATE, n->consumed, "finish called twice");
+        n->failed = true;
+        return RA_ERR_STATE;
+    }
+    ra_status st = finish(n);
+    if (st != RA_OK) return st;
+    *delta = n->delta;
+    n->delta = NULL;
+    return RA_OK;
+}
+
 const ra_error *ra_normalizer_error(const ra_normalizer *n) { return &n->err; }
-const ra_source *ra_normalizer_delta(const ra_normalizer *n) { return n->delta; }
-ra_source *ra_normalizer_delta_mutable(ra_normalizer *n) { return n->delta; }

@@ -359,9 +359,9 @@ static void check_publish(const ra_source *delta, const char *what) {
 
 // Normalizes `body` with `plan`, fed in `chunk`-sized pieces (0: whole), told to expect
 // `expect` bytes first when nonzero (a size hint, right or wrong). Returns the normalizer
-// (caller destroys) and its status.
+// (caller destroys), its status and, on success, the delta it handed over (caller destroys).
 static ra_normalizer *normalize(const ra_plan *plan, const uint8_t *body, size_t len, size_t chunk, ra_limits limits,
-                                size_t expect, ra_status *status) {
+                                size_t expect, ra_status *status, ra_source **delta) {
     ra_normalizer *n = ra_normalizer_create(plan, "client:root", 11, limits);
     FUZZ_CHECK(n != NULL, "ra_normalizer_create failed");
     if (expect) ra_normalizer_expect(n, expect);
@@ -376,7 +376,9 @@ static ra_normalizer *normalize(const ra_plan *plan, const uint8_t *body, size_t
         st = ra_normalizer_feed(n, piece, k);
         free(piece);
     }
-    if (st == RA_OK) st = ra_normalizer_finish(n);
+    *delta = NULL;
+    if (st == RA_OK) st = ra_normalizer_finish(n, delta);
+    FUZZ_CHECK((st == RA_OK) == (*delta != NULL), "finish: status %d but delta %p", (int)st, (void *)*delta);
     if (st != RA_OK) {
         const ra_error *e = ra_normalizer_error(n);
         // Internal failures (lost pending parents, replays that fail, ...) are bugs, and a
@@ -410,36 +412,39 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     ra_status st;
     // Half the inputs give the size hint (the whole-input replay below never does): the store
     // must not depend on it.
-    ra_normalizer *n = normalize(plan, body, len, chunk, limits, (data[1] & 0x80) ? len : 0, &st);
+    ra_source *delta = NULL;
+    ra_normalizer *n = normalize(plan, body, len, chunk, limits, (data[1] & 0x80) ? len : 0, &st, &delta);
     if (verbose) {
         const ra_error *e = ra_normalizer_error(n);
         fprintf(stderr, "normalize: status %d %s%s%s\n", (int)st, e->message, e->path[0] ? " at " : "", e->path);
         if (st == RA_OK) {
-            blob d = export_of(ra_normalizer_delta(n));
+            blob d = export_of(delta);
             dump("delta", d);
             ra_free(d.ptr);
         }
     }
     if (st == RA_OK) {
-        const ra_source *delta = ra_normalizer_delta(n);
         blob e1 = check_round_trip(delta, "delta");
         if ((chunk && chunk < len) || (data[1] & 0x80)) {
             ra_status st2;
-            ra_normalizer *whole = normalize(plan, body, len, 0, limits, 0, &st2);
+            ra_source *whole_delta = NULL;
+            ra_normalizer *whole = normalize(plan, body, len, 0, limits, 0, &st2, &whole_delta);
             FUZZ_CHECK(st2 == RA_OK, "chunked (%zu) normalize succeeded but whole failed: %s", chunk,
                        ra_normalizer_error(whole)->message);
-            blob e2 = export_of(ra_normalizer_delta(whole));
+            blob e2 = export_of(whole_delta);
             if (!same(e1, e2)) {
                 dump("chunked delta", e1);
                 dump("whole delta", e2);
             }
             FUZZ_CHECK(same(e1, e2), "chunk size %zu and whole input give different deltas", chunk);
             ra_free(e2.ptr);
+            ra_source_destroy(whole_delta);
             ra_normalizer_destroy(whole);
         }
         ra_free(e1.ptr);
         check_publish(delta, "store after publishing the delta");
     }
+    ra_source_destroy(delta);
     ra_normalizer_destroy(n);
 
     // The raw input as a relay store: must never crash; when it loads it must round-trip.

@@ -60,8 +60,10 @@ final class PlanValidationTests: XCTestCase {
         defer { ra_normalizer_destroy(n) }
         let response = Array(#"{"data":{"x":{"__typename":"T","id":"X1","name":"n"}}}"#.utf8)
         XCTAssertEqual(ra_normalizer_feed(n, response, response.count), RA_OK)
-        XCTAssertEqual(ra_normalizer_finish(n), RA_OK)
-        let delta = ra_normalizer_delta(n)
+        var handedOver: OpaquePointer?
+        XCTAssertEqual(ra_normalizer_finish(n, &handedOver), RA_OK)
+        let delta = try XCTUnwrap(handedOver)
+        defer { ra_source_destroy(delta) }
         let x = ra_source_record_for_symbol(delta, ra_source_find_symbol(delta, "X1", 2))
         XCTAssertGreaterThanOrEqual(x, 0)
         var id: UInt32 = 0, type: UInt32 = 0, fields: UInt32 = 0

@@ -208,13 +208,12 @@ ra_normalizer *_Nullable ra_normalizer_create(const ra_plan *plan, const char *r
 void ra_normalizer_expect(ra_normalizer *n, uint64_t total_bytes);
 /// Feeds the next chunk. On failure the normalizer is done; read ra_normalizer_error.
 ra_status ra_normalizer_feed(ra_normalizer *n, const uint8_t *_Nullable bytes, size_t len);
-/// Ends the input and finishes the delta (attaches response errors).
-ra_status ra_normalizer_finish(ra_normalizer *n);
+/// Ends the input, finishes the delta (attaches response errors) and hands it over: on RA_OK
+/// `*delta` is the caller's (free it with ra_source_destroy) and the normalizer keeps nothing of
+/// it, so destroy the normalizer at once (its parser, stacks and staging go with it). On failure
+/// `*delta` is NULL; read ra_normalizer_error.
+ra_status ra_normalizer_finish(ra_normalizer *n, ra_source *_Nullable *_Nonnull delta);
 const ra_error *ra_normalizer_error(const ra_normalizer *n);
-/// The delta this payload normalized into (owned by the normalizer; valid after finish).
-const ra_source *ra_normalizer_delta(const ra_normalizer *n);
-/// The same, for ra_source_publish_consuming.
-ra_source *ra_normalizer_delta_mutable(ra_normalizer *n);
 void ra_normalizer_destroy(ra_normalizer *_Nullable n);
 
 // MARK: - Allocation accounting

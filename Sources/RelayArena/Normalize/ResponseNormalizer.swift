@@ -14,12 +14,12 @@ public struct NormalizationLimits: Sendable {
     }
 }
 
-/// The records one response normalized into, not yet in any store.
+/// The records one response normalized into, not yet in any store. It owns its delta alone: the
+/// parser and staging that made it were freed when the normalizer finished.
 public final class NormalizedPayload: @unchecked Sendable {
-    let normalizer: OpaquePointer
-    var delta: OpaquePointer { ra_normalizer_delta(normalizer) }
-    init(normalizer: OpaquePointer) { self.normalizer = normalizer }
-    deinit { ra_normalizer_destroy(normalizer) }
+    let delta: OpaquePointer
+    init(delta: OpaquePointer) { self.delta = delta }
+    deinit { ra_source_destroy(delta) }
 
     /// Data IDs in this payload (including `client:__type:` records).
     public var recordCount: Int { Int(ra_source_record_count(delta)) }
@@ -68,9 +68,11 @@ public final class ResponseNormalizer {
     /// Ends the response and hands over the payload.
     public func finish() throws -> NormalizedPayload {
         guard let raw else { throw RelayArenaError(code: .misuse, message: "finish called twice") }
-        if ra_normalizer_finish(raw) != RA_OK { throw RelayArenaError(ra_normalizer_error(raw).pointee) }
+        var delta: OpaquePointer?
+        if ra_normalizer_finish(raw, &delta) != RA_OK { throw RelayArenaError(ra_normalizer_error(raw).pointee) }
         self.raw = nil
-        return NormalizedPayload(normalizer: raw)
+        ra_normalizer_destroy(raw)
+        return NormalizedPayload(delta: delta!)
     }
 
     /// Streams a file through a normalizer in `chunkSize` pieces; the file is never held whole.

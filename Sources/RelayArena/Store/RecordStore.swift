@@ -126,7 +126,7 @@ public final class RecordStore: @unchecked Sendable {
 
     /// Publishes a payload no one else holds: a new store takes its arena instead of copying it.
     func publishConsuming(_ payload: NormalizedPayload) throws -> UpdatedRecordIDs {
-        try merge { ra_source_publish_consuming(raw, ra_normalizer_delta_mutable(payload.normalizer), &$0) }
+        try merge { ra_source_publish_consuming(raw, payload.delta, &$0) }
     }
 
     func lockedSymbolText(_ sym: UInt32) -> String {
