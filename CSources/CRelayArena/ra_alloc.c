@@ -10,7 +10,10 @@
 // 100k-todo ingest's time was that). ra_release_retained_memory() hands them back. Under
 // AddressSanitizer retained blocks are poisoned, so a stale pointer into one is still reported.
 #define _GNU_SOURCE 1  // mremap
-#include "ra_internal.h"
+#include "ra_alloc.h"
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -339,3 +342,5 @@ static void yajl_free_fn(void *ctx, void *p) { (void)ctx; ra_dealloc(p); }
 
 // Not const: yajl_alloc takes a mutable pointer (it only copies the struct).
 yajl_alloc_funcs ra_yajl_alloc_funcs = {yajl_malloc_fn, yajl_realloc_fn, yajl_free_fn, NULL};
+
+void ra_free(void *p) { ra_dealloc(p); }

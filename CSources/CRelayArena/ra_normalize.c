@@ -1,7 +1,14 @@
 // The streaming normalizer: yajl callbacks interpret the plan, stage each record until its
 // object closes (id and __typename may come last), then commit it into the delta source.
 #include "ra_normalize.h"
+#include "ra_symbols.h"
+#include "ra_records.h"
+#include "ra_heap.h"
+#include "ra_buf.h"
+#include "ra_json.h"
+#include "ra_alloc.h"
 #include <stdio.h>
+#include <stdarg.h>
 #include <stdlib.h>
 
 static const yajl_callbacks callbacks;

@@ -3,6 +3,7 @@
 #ifndef RA_NORMALIZE_H
 #define RA_NORMALIZE_H
 #include "ra_plan.h"
+#include "ra_source.h"
 #include <yajl/yajl_parse.h>
 
 #pragma clang assume_nonnull begin

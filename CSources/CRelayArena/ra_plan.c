@@ -1,6 +1,10 @@
 // Plan construction: copies the caller's arrays, checks every index once (so the normalizer
 // can trust them), and groups each set's selections by response key.
 #include "ra_plan.h"
+#include "ra_alloc.h"
+#include "ra_json.h"
+#include "ra_hash.h"
+#include "ra_source.h"
 #include <stdlib.h>
 
 void ra_plan_destroy(ra_plan *p) {

@@ -2,7 +2,8 @@
 // response keys grouped into entries (candidates) and the __isX keys the set watches for.
 #ifndef RA_PLAN_H
 #define RA_PLAN_H
-#include "ra_internal.h"
+#include "relay_arena.h"
+#include "ra_buf.h"
 
 #pragma clang assume_nonnull begin
 

@@ -1,7 +1,13 @@
 // Publish: merge a delta into the store field by field (relay's updateTargetFromSource +
 // RelayModernRecord.update). Everything that can fail happens before the first record changes.
 #define _GNU_SOURCE 1  // strtod_l
-#include "ra_internal.h"
+#include "ra_source.h"
+#include "ra_symbols.h"
+#include "ra_records.h"
+#include "ra_heap.h"
+#include "ra_buf.h"
+#include "ra_json.h"
+#include "ra_alloc.h"
 #include <locale.h>
 #include <math.h>
 #include <stdatomic.h>
