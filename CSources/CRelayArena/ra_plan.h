@@ -78,7 +78,7 @@ struct ra_plan {
     uint32_t typename_str;   // string index of "__typename", RA_NONE when the plan has none
     // Per selection: a record it opens has a concrete type (not `Viewer`) and a plain set
     // (ra_set_info) without `client:__type:` checks, lists of records or buffered members, so its
-    // fields can go straight into its record and close_record may take its short paths.
+    // fields can go straight into its record and ra_norm_close_record may take its short paths.
     bool *quick;
 };
 
