@@ -1,5 +1,6 @@
 // Every allocation of the C core (and yajl's, through yajl_alloc_funcs) goes through here and is
 // counted, so tests can require the live count to come back to where it was: zero leaks, exactly.
+//
 // Blocks of 256 KiB and more (arenas, heaps, slot arrays, indexes) are mapped directly and grow with mremap:
 // the pages move instead of being copied, and growth never holds two copies at once.
 //

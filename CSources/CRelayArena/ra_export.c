@@ -3,10 +3,8 @@
 #include "ra_source.h"
 #include "ra_symbols.h"
 #include "ra_records.h"
-#include "ra_heap.h"
 #include "ra_buf.h"
 #include "ra_json.h"
-#include "ra_alloc.h"
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,8 @@
 // Heap values' out-of-line writers: link lists, written as a run when their items are
 // consecutive symbols (the inline writers and readers are in ra_heap.h).
 #include "ra_heap.h"
+#include "ra_records.h"
+#include "ra_source.h"
 
 uint64_t ra_refs_put_run(ra_source *s, uint32_t first, uint32_t count) {
     uint64_t off;

@@ -2,6 +2,7 @@
 // JSON.stringify does it (export, the response's `errors`, import's JSON values) and error
 // reports at a byte offset of the text.
 #include "ra_json.h"
+#include "ra_buf.h"
 #include <stdarg.h>
 #include <stdio.h>
 

@@ -2,11 +2,11 @@
 // buffered until their record's type is known, the response's `errors` member), and the check
 // for duplicate keys among a map's unmatched keys.
 #include "ra_normalize.h"
-#include "ra_symbols.h"
 #include "ra_records.h"
-#include "ra_heap.h"
 #include "ra_buf.h"
 #include "ra_json.h"
+#include "ra_hash.h"
+#include "ra_source.h"
 
 static bool key_at(const ra_normalizer *n, uint32_t off, const uint8_t **p, uint32_t *len) {
     *len = ra_load_u32(n->keys.data + off);

@@ -8,6 +8,9 @@
 #include "ra_buf.h"
 #include "ra_json.h"
 #include "ra_alloc.h"
+#include "ra_hash.h"
+#include "ra_plan.h"
+#include "ra_source.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,6 +6,8 @@
 #include "ra_records.h"
 #include "ra_heap.h"
 #include "ra_buf.h"
+#include "ra_plan.h"
+#include "ra_source.h"
 
 static inline uint32_t list_item_client_id(ra_normalizer *n, uint32_t parent, uint32_t storage_key, uint32_t index);
 

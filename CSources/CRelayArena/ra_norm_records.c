@@ -7,6 +7,8 @@
 #include "ra_heap.h"
 #include "ra_buf.h"
 #include "ra_alloc.h"
+#include "ra_plan.h"
+#include "ra_source.h"
 #include <stdlib.h>
 
 static inline uint32_t frame_id(ra_normalizer *n, frame *f);

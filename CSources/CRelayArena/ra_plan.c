@@ -5,6 +5,7 @@
 #include "ra_json.h"
 #include "ra_hash.h"
 #include "ra_source.h"
+#include "ra_buf.h"
 #include <stdlib.h>
 
 void ra_plan_destroy(ra_plan *p) {

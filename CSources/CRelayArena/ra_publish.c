@@ -8,12 +8,6 @@
 #include "ra_json.h"
 #include "ra_alloc.h"
 #include "ra_value_equal.h"
-#include <locale.h>
-#include <math.h>
-#include <stdatomic.h>
-#include <yajl/yajl_tree.h>
-#include <stdio.h>
-#include <stdlib.h>
 
 // ra_value_equal on slots (a store slot against a delta slot, their keys aside), the common cases
 // read straight from the slots' tag and payload bits, without unpacking the values.

@@ -1,9 +1,10 @@
 // Records: the type table, shapes (found and added by their words), records' values (made,
 // grown, set, read), unnamed records, and the public accessors that read a record.
 #include "ra_records.h"
-#include "ra_symbols.h"
 #include "ra_heap.h"
 #include "ra_alloc.h"
+#include "ra_buf.h"
+#include "ra_source.h"
 
 // MARK: Types
 //

@@ -7,6 +7,8 @@
 #include "ra_buf.h"
 #include "ra_json.h"
 #include "ra_alloc.h"
+#include "ra_plan.h"
+#include "ra_source.h"
 #include <stdlib.h>
 #include <yajl/yajl_tree.h>
 

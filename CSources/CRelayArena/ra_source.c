@@ -6,6 +6,8 @@
 #include "ra_records.h"
 #include "ra_heap.h"
 #include "ra_alloc.h"
+#include "ra_buf.h"
+#include "ra_hash.h"
 #include <pthread.h>
 
 ra_source *ra_source_create(void) {

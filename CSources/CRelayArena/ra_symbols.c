@@ -3,6 +3,9 @@
 // its prefix and index) and their derivation tables, and lookups that intern nothing.
 #include "ra_symbols.h"
 #include "ra_alloc.h"
+#include "ra_buf.h"
+#include "ra_hash.h"
+#include "ra_source.h"
 
 // An index slot holds the symbol in its low 28 bits and the top 4 bits of the symbol's hash above
 // them: a probe that meets another symbol's slot skips it without touching the symbol table

@@ -2,6 +2,8 @@
 // (ra_source_symbol_text), at an address that stays valid as long as its source.
 #include "ra_symbols.h"
 #include "ra_alloc.h"
+#include "ra_buf.h"
+#include "ra_source.h"
 #include <pthread.h>
 
 // Derived symbols' texts, written out the first time a caller asks for one, into chunks that

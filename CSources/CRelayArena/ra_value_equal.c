@@ -5,6 +5,7 @@
 #include "ra_value_equal.h"
 #include "ra_heap.h"
 #include "ra_alloc.h"
+#include "ra_source.h"
 #include <locale.h>
 #include <math.h>
 #include <stdatomic.h>
