@@ -152,7 +152,6 @@ struct ra_normalizer {
     uint32_t sym_type_schema;
 };
 
-
 // MARK: - Called across the stage files
 
 // (ra_norm_parse.c)
