@@ -1,7 +1,6 @@
-// Growable buffers' and arrays' slow paths (their inline fast paths are in ra_buf.h), and
-// ra_hash (ra_hash.h).
+// Growable buffers' and arrays' slow paths: their inline fast paths are in ra_buf.h, and grow
+// out of line only when they are full.
 #include "ra_buf.h"
-#include "ra_hash.h"
 #include "ra_alloc.h"
 
 bool ra_buf_reserve_slow(ra_buf *b, size_t extra) {
@@ -42,5 +41,3 @@ bool ra_grow_slow(void *_Nullable *_Nonnull p, uint32_t *cap, uint32_t need, siz
     *cap = (uint32_t)c;
     return true;
 }
-
-uint32_t ra_hash(const void *p, size_t n) { return ra_hash_continue(RA_HASH_SEED, p, n, n); }

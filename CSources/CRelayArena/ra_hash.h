@@ -1,5 +1,5 @@
 // Hashing of short texts (IDs, storage keys, shapes' words): word loads that stay inside a run and
-// a multiply-xorshift hash whose state can be continued (ra_hash itself is in ra_buf.c).
+// a multiply-xorshift hash whose state can be continued. Header-only: every caller inlines it.
 #ifndef RA_HASH_H
 #define RA_HASH_H
 
@@ -66,7 +66,9 @@ static inline uint32_t ra_hash_continue(uint64_t h, const void *p, size_t n, siz
     h ^= h >> 33;
     return (uint32_t)h;
 }
-uint32_t ra_hash(const void *p, size_t n);
+/// The hash of `n` bytes. Inline: interning, lookups and shapes hash on every call, and each
+/// caller's text is mostly a few words.
+static inline uint32_t ra_hash(const void *p, size_t n) { return ra_hash_continue(RA_HASH_SEED, p, n, n); }
 
 #pragma clang assume_nonnull end
 
