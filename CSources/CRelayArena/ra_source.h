@@ -1,7 +1,7 @@
 // A record source's layout: the struct every concept works on and the entries it is made of
-// (symbol entries, record headers, derivation tables, shapes), with their limits. Lifetime and
-// the public accessors are in ra_source.c; the operations on each part in ra_symbols.h,
-// ra_records.h and ra_heap.h. The arena format is described in ARENA.md.
+// (symbol entries, record headers, derivation tables, shapes), with their limits. Its lifetime
+// and source-wide public accessors are in ra_source.c; the operations on each part in
+// ra_symbols.h, ra_records.h and ra_heap.h. The arena format is described in ARENA.md.
 #ifndef RA_SOURCE_H
 #define RA_SOURCE_H
 
