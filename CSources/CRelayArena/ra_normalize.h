@@ -1,7 +1,7 @@
-// The streaming normalizer's private header, shared by its stage files (ra_norm_parse.c,
-// ra_norm_capture.c, ra_norm_records.c, ra_norm_pending.c): its state (the frame stack, the staging
-// stacks, the pending records whose data ID awaits a parent), the functions one stage calls in
-// another, and the small helpers every stage's hot path inlines.
+// The streaming normalizer's private header, shared by its entry points (ra_normalizer.c) and
+// its stage files (ra_norm_parse.c, ra_norm_capture.c, ra_norm_records.c, ra_norm_pending.c):
+// its state (the frame stack, the staging stacks, the pending records whose data ID awaits a
+// parent), the functions one file calls in another, and the helpers every hot path inlines.
 #ifndef RA_NORMALIZE_H
 #define RA_NORMALIZE_H
 #include "ra_plan.h"
@@ -158,6 +158,8 @@ struct ra_normalizer {
 __attribute__((format(printf, 3, 4), cold, noinline)) int ra_norm_fail(ra_normalizer *n, ra_status code, const char *fmt, ...);
 __attribute__((cold, noinline)) int ra_norm_oom(ra_normalizer *n);
 int ra_norm_replay(ra_normalizer *n, uint32_t depth, uint32_t cand, uint64_t text_value);
+ra_status ra_norm_parse_failed(ra_normalizer *n, yajl_status st, const uint8_t *_Nullable bytes, size_t len);
+extern const yajl_callbacks ra_norm_callbacks __attribute__((visibility("hidden")));
 // (ra_norm_capture.c)
 int ra_norm_remember_key(ra_normalizer *n, frame *f, const unsigned char *key, size_t len);
 int ra_norm_capture_begin(ra_normalizer *n, uint8_t target, uint8_t kind);
