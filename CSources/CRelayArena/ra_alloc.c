@@ -1,5 +1,6 @@
 // Every allocation of the C core (and yajl's, through yajl_alloc_funcs) goes through here and is
 // counted, so tests can require the live count to come back to where it was: zero leaks, exactly.
+//
 // Blocks of 256 KiB and more (arenas, heaps, slot arrays, indexes) are mapped directly and grow with mremap:
 // the pages move instead of being copied, and growth never holds two copies at once.
 //
@@ -10,7 +11,10 @@
 // 100k-todo ingest's time was that). ra_release_retained_memory() hands them back. Under
 // AddressSanitizer retained blocks are poisoned, so a stale pointer into one is still reported.
 #define _GNU_SOURCE 1  // mremap
-#include "ra_internal.h"
+#include "ra_alloc.h"
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -339,3 +343,5 @@ static void yajl_free_fn(void *ctx, void *p) { (void)ctx; ra_dealloc(p); }
 
 // Not const: yajl_alloc takes a mutable pointer (it only copies the struct).
 yajl_alloc_funcs ra_yajl_alloc_funcs = {yajl_malloc_fn, yajl_realloc_fn, yajl_free_fn, NULL};
+
+void ra_free(void *p) { ra_dealloc(p); }

@@ -1,6 +1,6 @@
 // Comparator for benchmarks: yajl with callbacks that do nothing (numbers kept as text), the
 // ceiling for any yajl-driven normalizer. Fed in chunks like the real normalizer.
-#include "ra_internal.h"
+#include "ra_alloc.h"
 #include <yajl/yajl_parse.h>
 
 static int nop0(void *c) { (void)c; return 1; }

@@ -1,7 +1,14 @@
 // Loads relay RecordSource.toJSON() text into a fresh source, streaming: `{"__ref": id}` and
 // `{"__refs": [...]}` become links, other objects and lists stay JSON text (custom scalars).
-#include "ra_internal.h"
+#include "ra_source.h"
+#include "ra_symbols.h"
+#include "ra_records.h"
+#include "ra_heap.h"
+#include "ra_buf.h"
+#include "ra_json.h"
+#include "ra_alloc.h"
 #include <stdio.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <yajl/yajl_parse.h>
 

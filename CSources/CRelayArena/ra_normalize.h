@@ -1,8 +1,13 @@
-// Internal state of the streaming normalizer: the frame stack, the staging stacks (fields,
-// bytes, list items, unmatched keys) and the pending records whose data ID awaits a parent.
+// The streaming normalizer's private header, shared by its entry points (ra_normalizer.c) and
+// its stage files (ra_norm_parse.c, ra_norm_capture.c, ra_norm_records.c, ra_norm_pending.c):
+// its state (the frame stack, the staging stacks, the pending records whose data ID awaits a
+// parent), the functions one file calls in another, and the helpers every hot path inlines.
 #ifndef RA_NORMALIZE_H
 #define RA_NORMALIZE_H
 #include "ra_plan.h"
+#include "ra_source.h"
+#include "ra_buf.h"
+#include "ra_records.h"
 #include <yajl/yajl_parse.h>
 
 #pragma clang assume_nonnull begin
@@ -30,7 +35,7 @@ typedef struct frame {
     uint8_t kind, id_state;
     bool has_tn, outer;
     bool buffered;         // RECORD: some member waits for the type to be replayed
-    bool special;          // RECORD: a new record cannot take the staged fields as they are (see commit)
+    bool special;          // RECORD: a new record cannot take the staged fields as they are (see ra_norm_commit)
     bool quick;            // RECORD: its selection is quick (ra_plan) and it is neither buffered nor special;
                            // its fields go straight into its record (`rec`), not the staging stack
     uint8_t target;        // captures: CAP_STAGING (buffered values), CAP_ERRORS, CAP_HEAP (field values)
@@ -81,7 +86,7 @@ typedef struct pend_rec {
     uint32_t stride : 8;     // a run's: how far apart its items' values are (see pend_item_rec)
     uint32_t ids_apart : 1;  // a run whose items' data IDs are not consecutive symbols (see pend_id)
     uint32_t unique : 1;     // its set's storage keys are distinct (see ra_set_info)
-    uint32_t plain : 1;      // its fields go into a new record as they are (see commit)
+    uint32_t plain : 1;      // its fields go into a new record as they are (see ra_norm_commit)
     uint32_t committed : 1;  // its record is made, its values in the delta: `rec` is its header (see name_parked)
     union {
         ra_record rec;       // committed: its (a run's first item's) record's header, moved to its data ID's entry when named
@@ -107,7 +112,7 @@ struct ra_normalizer {
     uint32_t root_sym;
     frame *frames;
     frame *top;            // &frames[depth - 1] while depth > 0 (the callbacks' frame), else &bottom
-    frame bottom;          // what `top` is at depth 0: expects nothing (CUR_SKIP, no_entry)
+    frame bottom;          // what `top` is at depth 0: expects nothing (CUR_SKIP, ra_norm_no_entry)
     uint32_t depth, cap_frames;
     staged_field *fields;
     uint32_t nfields, cap_fields;
@@ -146,6 +151,183 @@ struct ra_normalizer {
     uint32_t cid_hint;     // where that prefix's derivation table sits (ra_intern_derived_hinted)
     uint32_t sym_type_schema;
 };
+
+// MARK: - Called across the stage files
+
+// (ra_norm_parse.c)
+__attribute__((format(printf, 3, 4), cold, noinline)) int ra_norm_fail(ra_normalizer *n, ra_status code, const char *fmt, ...);
+__attribute__((cold, noinline)) int ra_norm_oom(ra_normalizer *n);
+int ra_norm_replay(ra_normalizer *n, uint32_t depth, uint32_t cand, uint64_t text_value);
+ra_status ra_norm_parse_failed(ra_normalizer *n, yajl_status st, const uint8_t *_Nullable bytes, size_t len);
+extern const yajl_callbacks ra_norm_callbacks __attribute__((visibility("hidden")));
+// (ra_norm_capture.c)
+int ra_norm_remember_key(ra_normalizer *n, frame *f, const unsigned char *key, size_t len);
+int ra_norm_capture_begin(ra_normalizer *n, uint8_t target, uint8_t kind);
+int ra_norm_capture_end(ra_normalizer *n, frame *f);
+int ra_norm_capture_scalar(ra_normalizer *n, frame *f, const char *text, size_t len, bool quote);
+// (ra_norm_records.c)
+__attribute__((noinline)) bool ra_norm_resolve_placed_slow(ra_normalizer *n);
+__attribute__((noinline)) bool ra_norm_demote(ra_normalizer *n, frame *f);
+__attribute__((noinline)) uint32_t ra_norm_plan_sym_intern(ra_normalizer *n, uint32_t str);
+__attribute__((noinline)) uint32_t ra_norm_plan_type_index(ra_normalizer *n, uint32_t str);
+int ra_norm_stage_value(ra_normalizer *n, frame *rec, uint64_t value);
+__attribute__((noinline)) int ra_norm_merge_unnamed(ra_normalizer *n, uint32_t id, const ra_record *r);
+int ra_norm_commit(ra_normalizer *n, uint32_t id, uint32_t type, const staged_field *fields, uint32_t count,
+                   const uint8_t *base, bool unique, bool plain);
+int ra_norm_close_record(ra_normalizer *n);
+// (ra_norm_pending.c)
+uint64_t ra_norm_to_delta_slow(ra_normalizer *n, uint64_t v, const uint8_t *base);
+uint32_t ra_norm_client_id(ra_normalizer *n, uint32_t parent, uint32_t storage_key, int64_t index);
+int ra_norm_settle_pending(ra_normalizer *n, uint32_t mark, uint32_t fmark, uint32_t frame_depth, uint32_t frame_sym);
+ra_status ra_normalizer_attach_errors(ra_normalizer *n);  // (ra_response_errors.c)
+
+// What a frame that is not a record expects of its keys: never the next entry (cb_map_key).
+extern const ra_entry ra_norm_no_entry __attribute__((visibility("hidden")));
+
+// MARK: - Inline helpers of every stage's hot path
+
+static inline __attribute__((always_inline)) bool stage_field(ra_normalizer *n, uint32_t key, uint64_t value, uint32_t buffered) {
+    if (!ra_grow((void **)&n->fields, &n->cap_fields, n->nfields + 1, sizeof(staged_field))) return false;
+    n->fields[n->nfields++] = (staged_field){.key = key, .buffered = buffered, .value = value};
+    return true;
+}
+
+// A record's `id` text is placed at the end of the symbol bytes when it arrives and interned
+// when the record closes (frame_id), so that a repeat can give its copy back. That needs the copy
+// to be last then: before anything else adds a symbol (a child record opening, a first use of a
+// storage key or type), the waiting ID is interned. At most one waits at a time: an open
+// record's (`placed`), or a closed quick record's (`late_rec`, see close_late), which also waits
+// for anything that reads or names records.
+static inline __attribute__((always_inline)) bool resolve_placed(ra_normalizer *n) {
+    return !(n->placed | n->late_rec) || ra_norm_resolve_placed_slow(n);
+}
+/// The closed record's waiting ID, if there is one (before reading or naming records).
+static inline __attribute__((always_inline)) bool resolve_late_if_any(ra_normalizer *n) {
+    return !n->late_rec || ra_norm_resolve_placed_slow(n);
+}
+
+// A field of a record frame: a quick one's value goes straight into its record's next value, its
+// key and tag into the shape words waiting for the record's close (there is room for each entry
+// of its set, but for a string `id`, kept in the record's flag; past that it is demoted: a quick
+// record whose `id` is not a string), another's onto the staging stack.
+static inline __attribute__((always_inline)) bool add_field(ra_normalizer *n, frame *f, uint32_t key, uint64_t value) {
+    if (f->quick) {
+        if (__builtin_expect(f->slot < f->slot_end, 1)) {
+            uint64_t slot = ra_slot_pack(key, value);
+            n->qwords[f->slot + f->qw_off] = ra_slot_word(slot);
+            n->delta->vals[f->slot++] = (uint32_t)(slot >> 32);
+            return true;
+        }
+        if (!ra_norm_demote(n, f)) return false;
+    }
+    return stage_field(n, key, value, 0);
+}
+
+// How many fields the record frame has so far.
+static inline uint32_t field_count(const ra_normalizer *n, const frame *f) {
+    return f->quick ? f->slot - (f->qword_base - f->qw_off) : n->nfields - f->field_base;  // (its first value: qw_off)
+}
+
+static inline __attribute__((always_inline)) uint32_t plan_sym(ra_normalizer *n, uint32_t str) {
+    uint32_t sym = n->plan_syms[str];
+    return sym ? sym : ra_norm_plan_sym_intern(n, str);
+}
+static inline __attribute__((always_inline)) uint32_t plan_type(ra_normalizer *n, uint32_t str) {
+    uint32_t t = n->plan_types[str];
+    return t ? t : ra_norm_plan_type_index(n, str);
+}
+
+// The list-item and pending stacks only shrink in a few places: their high-water marks (what
+// ra_normalizer_destroy hands back as written) are taken there, not per item.
+static inline void note_high_water(ra_normalizer *n) {
+    if (n->nitems > n->hw_items) n->hw_items = n->nitems;
+    if (n->npend > n->hw_pend) n->hw_pend = n->npend;
+    if (n->npfields > n->hw_pfields) n->hw_pfields = n->npfields;
+}
+
+
+static inline __attribute__((always_inline)) frame *_Nullable push(ra_normalizer *n, uint8_t kind) {
+    if (n->depth >= n->limits.max_depth) {
+        ra_norm_fail(n, RA_ERR_DEPTH, "nesting depth exceeds the limit of %u", n->limits.max_depth);
+        return NULL;
+    }
+    if (!ra_grow((void **)&n->frames, &n->cap_frames, n->depth + 1, sizeof(frame))) {
+        ra_norm_oom(n);
+        return NULL;
+    }
+    frame *f = &n->frames[n->depth++];
+    n->top = f;
+    *f = (frame){.kind = kind,
+                 .sel = RA_NONE,
+                 .cur_key = RA_NONE,
+                 .index = -1,
+                 .field_base = n->nfields,
+                 .item_base = n->nitems,
+                 .pend_base = n->npend,
+                 .pfield_base = n->npfields,
+                 .byte_base = n->bytes.len,
+                 .key_base = (uint32_t)n->keys.len,
+                 .tbl_base = n->ntbl,
+                 .qword_base = n->nqwords,
+                 .next_en = &ra_norm_no_entry};
+    return f;
+}
+
+static inline __attribute__((always_inline)) void pop(ra_normalizer *n) {
+    frame *f = &n->frames[--n->depth];
+    n->top = n->depth ? f - 1 : &n->bottom;
+    if (n->placed > n->depth) n->placed = 0;  // a record interns its ID before it is popped: a failed payload
+    n->keys.len = f->key_base;
+    n->ntbl = f->tbl_base;
+    n->nqwords = f->qword_base;
+}
+
+
+static inline ra_buf *capture_buf(ra_normalizer *n, const frame *f) {
+    return f->target == CAP_ERRORS ? &n->errors_json : f->target == CAP_HEAP ? &n->delta->heap : &n->bytes;
+}
+
+static inline bool capture_sep(ra_normalizer *n, frame *f) {
+    if (f->kind == F_CAPTURE_ARRAY && f->count++ > 0) return ra_buf_append(capture_buf(n, f), ",", 1);
+    return true;
+}
+
+// Its items: a committed entry's run, else the one record.
+static inline uint32_t pend_items(const pend_rec *p) { return p->committed ? p->count + 1 : 1; }
+// The data ID of item `k` of pending entry `p` (k 0 for a record that is no run), once settled.
+static inline uint32_t pend_id(const ra_normalizer *n, const pend_rec *p, uint32_t k) {
+    return p->ids_apart ? n->run_ids[p->resolved + k] : p->resolved + k;
+}
+
+// A frame's list position as a pending record keeps it.
+static inline uint32_t pend_index_of(const frame *f) { return f->index < 0 ? PEND_NO_INDEX : (uint32_t)f->index; }
+
+// Whether a parked list item (`rec`, at `index` of the list `key` of the frame `parent`) is the
+// next of the run that pending entry `last` is (then it is counted in): the next item of the same
+// list, its record alike (type, shape, its own `id`) and its values as far from the run's last
+// item's as the run's first two are apart (an edge's values and its node's, say).
+static inline __attribute__((always_inline)) bool extend_run(pend_rec *last, uint32_t parent, uint32_t key,
+                                                             uint32_t index, ra_record rec) {
+    // (An edge a million times: the tests in few instructions. The type, `self_id` and shape
+    // are one word of the header; an entry that is not committed has no run to extend, nor does
+    // a full one, nor one that is no list item: its index, PEND_NO_INDEX, puts `next` past any
+    // index. `stride` is 0 until a run has two items.)
+    uint32_t items = last->count + 1, kind_last, kind_rec;
+    memcpy(&kind_last, (const uint8_t *)&last->rec + 4, 4);
+    memcpy(&kind_rec, (const uint8_t *)&rec + 4, 4);
+    uint64_t next = (uint64_t)last->index + items, step = rec.fields - (uint64_t)last->rec.fields;
+    if (((last->parent ^ parent) | (last->storage_key ^ key) | (kind_last ^ kind_rec)) || next != index ||
+        !last->committed || items > RA_MAX_PARKED || rec.fields <= last->rec.fields)
+        return false;
+    if (last->stride) {
+        if (step != (uint64_t)items * last->stride) return false;
+    } else {
+        if (items != 1 || step > RA_MAX_STRIDE) return false;
+        last->stride = (uint32_t)step;
+    }
+    last->count = items;
+    return true;
+}
 
 #pragma clang assume_nonnull end
 

@@ -2,7 +2,8 @@
 // response keys grouped into entries (candidates) and the __isX keys the set watches for.
 #ifndef RA_PLAN_H
 #define RA_PLAN_H
-#include "ra_internal.h"
+#include "relay_arena.h"
+#include "ra_buf.h"
 
 #pragma clang assume_nonnull begin
 
@@ -77,7 +78,7 @@ struct ra_plan {
     uint32_t typename_str;   // string index of "__typename", RA_NONE when the plan has none
     // Per selection: a record it opens has a concrete type (not `Viewer`) and a plain set
     // (ra_set_info) without `client:__type:` checks, lists of records or buffered members, so its
-    // fields can go straight into its record and close_record may take its short paths.
+    // fields can go straight into its record and ra_norm_close_record may take its short paths.
     bool *quick;
 };
 

@@ -1,6 +1,14 @@
 // Response `errors` (relay-runtime >= v18): an error whose path ends at a field that normalized
 // to null is stored on the parent record as `__errors: {"<storageKey>": [error, ...]}`.
 #include "ra_normalize.h"
+#include "ra_symbols.h"
+#include "ra_records.h"
+#include "ra_heap.h"
+#include "ra_buf.h"
+#include "ra_json.h"
+#include "ra_alloc.h"
+#include "ra_plan.h"
+#include "ra_source.h"
 #include <stdlib.h>
 #include <yajl/yajl_tree.h>
 

@@ -1,0 +1,26 @@
+// Allocation: every block of the core goes through these counted functions (ra_alloc.c), yajl's
+// too, through ra_yajl_alloc_funcs; this is the one header that knows yajl's allocator type.
+#ifndef RA_ALLOC_H
+#define RA_ALLOC_H
+
+#include "relay_arena.h"
+#include <stddef.h>
+#include <yajl/yajl_common.h>
+
+#pragma clang assume_nonnull begin
+
+/// Counted allocation (ra_alloc.c): every block of the core, yajl's included.
+void *_Nullable ra_malloc(size_t n);
+void *_Nullable ra_calloc(size_t count, size_t size);
+/// ra_calloc for a table read at random (a filter, an index): a large one is given huge pages.
+void *_Nullable ra_calloc_table(size_t count, size_t size);
+void *_Nullable ra_realloc(void *_Nullable p, size_t n);
+void ra_dealloc(void *_Nullable p);
+/// ra_dealloc of a block of which only the first `used` bytes were ever written: a large block
+/// kept for reuse counts (and keeps the pages of) only those against the retained-memory limit.
+void ra_dealloc_used(void *_Nullable p, size_t used);
+extern yajl_alloc_funcs ra_yajl_alloc_funcs;
+
+#pragma clang assume_nonnull end
+
+#endif
