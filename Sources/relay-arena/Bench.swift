@@ -176,12 +176,12 @@ struct Bench: ParsableCommand {
                   let key = s.symbol("text"), case .string(let text)? = s.field(todo, key) else {
                 throw RelayArenaError(code: .misuse, message: "the store holds no todo with a text to read")
             }
-            let expected = Self.fieldReads &* text.bytes.count
+            let expected = Self.fieldReads &* text.count
             // The byte counts are summed and checked, so the reads cannot be optimized away.
             func loop() -> Int {
                 var checksum = 0
                 for _ in 0..<Self.fieldReads {
-                    if case .string(let t)? = s.field(todo, key) { checksum &+= t.bytes.count }
+                    if case .string(let t)? = s.field(todo, key) { checksum &+= t.count }
                 }
                 return checksum
             }

@@ -1,0 +1,32 @@
+// A field's value as the arena stores it, borrowed: text values and link lists read the arena
+// while their snapshot lives (they trap after).
+
+/// A field value as stored.
+public enum FieldValue {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    /// A number that is not an integer of up to 17 digits, as received.
+    case number(BorrowedUTF8)
+    case string(BorrowedUTF8)
+    /// A list of scalars or a custom scalar, as minified JSON text.
+    case json(BorrowedUTF8)
+    case link(StoreSymbol)
+    case links(LinkList)
+}
+
+/// The data IDs of a plural link, read from the arena on access.
+public struct LinkList: RandomAccessCollection {
+    let reader: SnapshotReader
+    let value: UInt64
+    public let count: Int
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { count }
+
+    /// The linked data ID, `nil` for a null entry.
+    public subscript(i: Int) -> StoreSymbol? {
+        precondition(i >= 0 && i < count, "LinkList index out of range")
+        let s = reader.link(value, at: i)
+        return s == 0 ? nil : StoreSymbol(raw: s)
+    }
+}
