@@ -1,5 +1,5 @@
-// An operation's normalization AST bound to variables and lowered into the flat C plan:
-// storage keys final, @skip/@include resolved, type conditions as AND-lists per selection.
+// A normalization plan: an operation bound to its variables and lowered once into the C core's
+// flat plan (Arena/PlanLowering.swift), then reused for any number of payloads.
 
 /// A compiled, variable-bound normalization plan. Immutable and reusable for many payloads.
 public final class NormalizationPlan: @unchecked Sendable {
