@@ -4,7 +4,8 @@ import PackageDescription
 let package = Package(
     name: "RelayArena",
     products: [
-        // The runtime: store, normalize, read, views. Resolves no GraphQL parser.
+        // The runtime: store, normalize, read, views. Builds no GraphQL parser (SwiftPM still
+        // resolves and pins this package's other dependencies for its users: Tests/LibrarySample).
         .library(name: "RelayArena", targets: ["RelayArena"]),
         // GraphQL documents → artifacts and generated views (GraphQLSwift).
         .library(name: "RelayArenaCompiler", targets: ["RelayArenaCompiler"]),
