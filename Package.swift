@@ -4,9 +4,14 @@ import PackageDescription
 let package = Package(
     name: "RelayArena",
     products: [
-        .library(name: "RelayArena", targets: ["RelayArena", "RelayArenaCompiler"]),
-        // Generated to-do list workloads shared by the CLI's quick bench and Benchmarks/.
-        .library(name: "RelayArenaWorkloads", targets: ["RelayArenaWorkloads"]),
+        // The runtime: store, normalize, read, views. Builds no GraphQL parser (SwiftPM still
+        // resolves and pins this package's other dependencies for its users: Tests/LibrarySample).
+        .library(name: "RelayArena", targets: ["RelayArena"]),
+        // GraphQL documents → artifacts and generated views (GraphQLSwift).
+        .library(name: "RelayArenaCompiler", targets: ["RelayArenaCompiler"]),
+        // Not API: the generated to-do workloads and the yajl baseline, for Benchmarks/ only
+        // (a nested package can use products alone). No compatibility promise.
+        .library(name: "RelayArenaBenchmarkSupport", targets: ["RelayArenaWorkloads", "YajlBaseline"]),
         .executable(name: "relay-arena", targets: ["relay-arena"]),
         // Build-tool plugin: generates a target's typed views with relay-arena generate.
         .plugin(name: "RelayArenaGenerate", targets: ["RelayArenaGenerate"]),
@@ -43,20 +48,26 @@ let package = Package(
             dependencies: ["RelayArena", .product(name: "GraphQL", package: "GraphQL")],
             path: "Sources/RelayArenaCompiler"
         ),
-        // Counts the process's allocations for the quick bench (linked into relay-arena only).
+        // Benchmark scaffolding, in no library a user links. The malloc interposer counting the
+        // process's allocations for the quick bench (linked into relay-arena only).
         .target(name: "CAllocationCounter", path: "CSources/CAllocationCounter"),
-        .target(name: "RelayArenaWorkloads", dependencies: ["RelayArena", "RelayArenaCompiler"], path: "Sources/RelayArenaWorkloads"),
+        // yajl with no-op callbacks, the parser's ceiling; yajl's own allocator, no C core header.
+        .target(name: "CYajlBaseline", dependencies: ["CYajl"], path: "CSources/CYajlBaseline"),
+        .target(name: "YajlBaseline", dependencies: ["CYajlBaseline"], path: "Sources/YajlBaseline"),
+        // Generated to-do list workloads; the schema and query are resources (Documents/).
+        .target(name: "RelayArenaWorkloads", dependencies: ["RelayArena", "RelayArenaCompiler"],
+                path: "Sources/RelayArenaWorkloads", resources: [.copy("Documents")]),
         .executableTarget(
             name: "relay-arena",
             dependencies: [
-                "RelayArena", "RelayArenaCompiler", "RelayArenaWorkloads", "CAllocationCounter",
+                "RelayArena", "RelayArenaCompiler", "RelayArenaWorkloads", "YajlBaseline", "CAllocationCounter",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/relay-arena"
         ),
         .plugin(name: "RelayArenaGenerate", capability: .buildTool(), dependencies: ["relay-arena"],
                 path: "Plugins/RelayArenaGenerate"),
-        .target(name: "RelayArenaTestSupport", dependencies: ["RelayArena", "RelayArenaCompiler"], path: "Tests/RelayArenaTestSupport",
+        .target(name: "RelayArenaTestSupport", dependencies: ["RelayArena", "RelayArenaCompiler", "RelayArenaWorkloads"], path: "Tests/RelayArenaTestSupport",
                 resources: [.copy("Fixtures")]),
         .testTarget(name: "RelayArenaTests", dependencies: ["RelayArena", "RelayArenaCompiler", "RelayArenaTestSupport", "RelayArenaWorkloads"], path: "Tests/RelayArenaTests",
                     resources: [.copy("Golden")]),

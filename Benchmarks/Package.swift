@@ -6,7 +6,7 @@ import PackageDescription
 let benchmarkDependencies: [Target.Dependency] = [
     .product(name: "Benchmark", package: "package-benchmark"),
     .product(name: "RelayArena", package: "RelayArena"),
-    .product(name: "RelayArenaWorkloads", package: "RelayArena"),
+    .product(name: "RelayArenaBenchmarkSupport", package: "RelayArena"),
 ]
 
 let package = Package(

@@ -23,12 +23,12 @@ swift build --package-path "$root" -c release --product relay-arena --scratch-pa
     -Xcc -gdwarf-4 -Xswiftc -gnone >&2
 bin="$out/build/release/relay-arena"
 "$bin" workload --todos "$todos" > "$out/todos.json"
-fixtures="$root/Tests/RelayArenaTestSupport/Fixtures"
+documents="$root/Sources/RelayArenaWorkloads/Documents"
 # Only the C entry points of an ingest are counted: not the schema's compilation, not the output.
 valgrind --tool=callgrind --callgrind-out-file="$out/callgrind.out" \
     --toggle-collect=ra_normalizer_feed --toggle-collect=ra_normalizer_finish \
     --toggle-collect='ra_source_publish*' \
-    "$bin" normalize --schema "$fixtures/todo.graphql" --document "$fixtures/todo-list-query.graphql" \
+    "$bin" normalize --schema "$documents/todo.graphql" --document "$documents/todo-list-query.graphql" \
     --variables "{\"first\":$todos}" --quiet "$out/todos.json" 2> "$out/valgrind.log"
 callgrind_annotate "$out/callgrind.out" 2>/dev/null > "$out/functions.txt"
 python3 - "$out/functions.txt" "$todos" "${TOP:-25}" <<'EOF'

@@ -18,7 +18,7 @@ public enum TodoListReads {
             for edge in edges {
                 guard let edge, case .record(let e) = s.record(edge), case .link(let node)? = s.field(e, nodeKey),
                       case .record(let n) = s.record(node) else { continue }
-                if case .string(let t)? = s.field(n, textKey) { checksum &+= t.bytes.count }
+                if case .string(let t)? = s.field(n, textKey) { checksum &+= t.count }
                 if case .bool(let b)? = s.field(n, completeKey), b { checksum &+= 1 }
                 fields += 2
             }

@@ -6,6 +6,7 @@ import Foundation
 import RelayArena
 import RelayArenaCompiler
 import RelayArenaWorkloads
+import YajlBaseline
 
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -175,12 +176,12 @@ struct Bench: ParsableCommand {
                   let key = s.symbol("text"), case .string(let text)? = s.field(todo, key) else {
                 throw RelayArenaError(code: .misuse, message: "the store holds no todo with a text to read")
             }
-            let expected = Self.fieldReads &* text.bytes.count
+            let expected = Self.fieldReads &* text.count
             // The byte counts are summed and checked, so the reads cannot be optimized away.
             func loop() -> Int {
                 var checksum = 0
                 for _ in 0..<Self.fieldReads {
-                    if case .string(let t)? = s.field(todo, key) { checksum &+= t.bytes.count }
+                    if case .string(let t)? = s.field(todo, key) { checksum &+= t.count }
                 }
                 return checksum
             }
@@ -211,9 +212,7 @@ struct Bench: ParsableCommand {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("relay-arena-bench-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let schema = dir.appendingPathComponent("todo.graphql"), query = dir.appendingPathComponent("query.graphql")
-        try Data(EmbeddedDocuments.todoSchema.utf8).write(to: schema)
-        try Data(EmbeddedDocuments.todoListQuery.utf8).write(to: query)
+        let schema = TodoListDocuments.schemaURL, query = TodoListDocuments.queryURL
         let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         func normalize(_ todos: Int) throws -> Int? {
             let file = dir.appendingPathComponent("response-\(todos).json")

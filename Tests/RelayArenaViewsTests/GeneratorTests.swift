@@ -8,11 +8,12 @@ import XCTest
 
 final class GeneratorTests: XCTestCase {
     func testCommittedFilesAreWhatTheGeneratorProduces() throws {
-        for (schema, app) in [("todo.graphql", "ToDo"), ("starwars.graphql", "StarWars")] {
-            let generated = try ViewSources.generate(schema: schema, app: app)
+        for (schema, app) in [("Sources/RelayArenaWorkloads/Documents/todo.graphql", "ToDo"),
+                              ("Tests/RelayArenaTestSupport/Fixtures/starwars.graphql", "StarWars")] {
+            let generated = try ViewSources.generate(schema: (schema as NSString).lastPathComponent, app: app)
             let committed = try ViewSources.swiftFiles("Generated/" + app)
             XCTAssertEqual(generated.map(\.name), committed.map(\.lastPathComponent),
-                           "regenerate with: relay-arena generate --schema Tests/RelayArenaTestSupport/Fixtures/\(schema) --swift-sources Tests/RelayArenaViewsTests/App/\(app) --output Tests/RelayArenaViewsTests/Generated/\(app)")
+                           "regenerate with: relay-arena generate --schema \(schema) --swift-sources Tests/RelayArenaViewsTests/App/\(app) --output Tests/RelayArenaViewsTests/Generated/\(app)")
             for (file, url) in zip(generated, committed) {
                 XCTAssertEqual(Array(file.contents.utf8), Array(try Data(contentsOf: url)), "\(app)/\(file.name) is stale")
             }

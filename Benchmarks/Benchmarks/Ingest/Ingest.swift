@@ -6,6 +6,7 @@ import Benchmark
 import Foundation
 import RelayArena
 import RelayArenaWorkloads
+import YajlBaseline
 
 /// 1k, 10k and 100k todos; set RELAY_ARENA_BENCH_LARGE=1 to add 1M (a 121 MB response).
 let sizes = [1_000, 10_000, 100_000] + (ProcessInfo.processInfo.environment["RELAY_ARENA_BENCH_LARGE"] != nil ? [1_000_000] : [])

@@ -35,7 +35,7 @@ let benchmarks: @Sendable () -> Void = {
         store.withSnapshot { s in
             guard let item = s.read(BenchItem_todo.self, FragmentPointer(dataID: "VG9kbzox")).data else { return }
             benchmark.startMeasurement()
-            for _ in benchmark.scaledIterations { blackHole(item.textUTF8.bytes.count) }
+            for _ in benchmark.scaledIterations { blackHole(item.textUTF8.count) }
             benchmark.stopMeasurement()
         }
     }
@@ -45,7 +45,7 @@ let benchmarks: @Sendable () -> Void = {
             guard case .record(let todo) = s.record("VG9kbzox"), let key = s.symbol("text") else { return }
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations {
-                if case .string(let t)? = s.field(todo, key) { blackHole(t.bytes.count) }
+                if case .string(let t)? = s.field(todo, key) { blackHole(t.count) }
             }
             benchmark.stopMeasurement()
         }

@@ -233,11 +233,6 @@ uint64_t ra_retained_memory_bytes(void);
 uint32_t ra_retained_memory_blocks(void);
 void ra_set_retained_memory_limit(uint64_t bytes);
 
-// MARK: - Benchmark comparator
-
-/// Parses `bytes` with yajl and no-op callbacks in `chunk`-sized pieces; 1 when the JSON is valid.
-int ra_yajl_noop_parse(const uint8_t *bytes, size_t len, size_t chunk);
-
 #pragma clang assume_nonnull end
 
 #ifdef __cplusplus

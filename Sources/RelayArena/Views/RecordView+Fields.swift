@@ -72,7 +72,7 @@ extension RecordView {
 
     /// A non-null plural linked field: empty when the data is missing.
     public func listOrEmpty<E: ViewListElement>(_ key: FieldKey, of type: E.Type = E.self) -> ViewList<E> {
-        list(key) ?? ViewList(links: LinkList(source: snapshot.source, value: 0, count: 0), parent: self)
+        list(key) ?? ViewList(links: LinkList(reader: snapshot.reader, value: 0, count: 0), parent: self)
     }
 }
 

@@ -1,6 +1,5 @@
 // A view is `{snapshot, record, scope}` (FlatBuffers' `{owner, offset}`): one lookup primitive,
 // `value(_:)`, that every generated accessor is a one-liner over; nothing is copied out.
-internal import CRelayArena
 
 /// A storage key as generated code names it: a slot in the read's key cache plus either the key
 /// text (every argument a literal) or a field whose key depends on variables.
@@ -39,8 +38,7 @@ public final class DynamicStorageKey: Sendable {
 public final class ReadScope {
     let variables: Variables
     let owner: FragmentOwner?
-    let symbols: UnsafeMutablePointer<UInt32>
-    let count: Int
+    let symbols: KeySymbolCache
 
     /// Slot states: 0 not looked up yet, `absent` not interned in this store, else the symbol.
     static let absent = UInt32.max
@@ -48,16 +46,13 @@ public final class ReadScope {
     init(variables: Variables, owner: FragmentOwner?, keyCount: Int) {
         self.variables = variables
         self.owner = owner
-        self.count = keyCount
-        symbols = .allocate(capacity: max(keyCount, 1))
-        symbols.initialize(repeating: 0, count: max(keyCount, 1))
+        symbols = KeySymbolCache(count: keyCount)
     }
 
     deinit { symbols.deallocate() }
 
     @inline(__always)
     func symbol(_ key: FieldKey, _ snapshot: StoreSnapshot) -> UInt32 {
-        assert(key.slot >= 0 && key.slot < count, "storage key slot out of range: regenerate the views")
         let cached = symbols[key.slot]
         if cached != 0 { return cached }
         let resolved = resolve(key, snapshot)
@@ -71,13 +66,7 @@ public final class ReadScope {
             let text = StorageKey.format(name: dynamic.name, args: dynamic.args, variables: variables)
             found = snapshot.symbol(text)?.raw ?? 0
         } else {
-            found = key.literal.withUTF8Buffer { u in
-                u.withMemoryRebound(to: CChar.self) { c in
-                    // An empty buffer may have no address; "" is never a storage key anyway.
-                    guard let base = c.baseAddress else { return 0 }
-                    return ra_source_find_symbol(snapshot.source, base, c.count)
-                }
-            }
+            found = snapshot.reader.findSymbol(key.literal)
         }
         return found == 0 ? Self.absent : found
     }
@@ -111,7 +100,7 @@ public struct RecordView {
     public func value(_ key: FieldKey) -> FieldValue? {
         let symbol = scope.symbol(key, snapshot)
         if symbol == ReadScope.absent { return nil }
-        return snapshot.decode(ra_source_record_field(snapshot.source, record.index, symbol))
+        return snapshot.reader.field(record.index, symbol)
     }
 
     /// The data ID of the record (what pointers carry).
@@ -122,7 +111,7 @@ public struct RecordView {
     public var typename: String { typenameUTF8.string }
 
     public var typenameUTF8: BorrowedUTF8 {
-        if isEmpty { return BorrowedUTF8(bytes: UnsafeRawBufferPointer(start: nil, count: 0)) }
+        if isEmpty { return .empty }
         return snapshot.typename(of: record)
     }
 
@@ -134,8 +123,7 @@ public struct RecordView {
     /// A concrete type condition (`... on Droid`).
     public func isType(_ type: StaticString) -> Bool {
         guard !isEmpty else { return false }
-        let name = typenameUTF8.bytes
-        return type.withUTF8Buffer { name.elementsEqual(UnsafeRawBufferPointer($0)) }
+        return typenameUTF8.equals(type)
     }
 
     /// An abstract type condition (`... on Character`), answered by the type record

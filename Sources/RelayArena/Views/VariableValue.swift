@@ -32,8 +32,3 @@ extension Dictionary where Key == String, Value == JSONValue {
         if let value { self[name] = value.jsonValue }
     }
 }
-
-extension BorrowedUTF8 {
-    /// No bytes: what a non-null string field that is missing reads as.
-    public static var empty: BorrowedUTF8 { BorrowedUTF8(bytes: UnsafeRawBufferPointer(start: nil, count: 0)) }
-}

@@ -1,7 +1,5 @@
 // The one error type the runtime throws: a code, a message, and where (byte offset and/or
 // response path), in the manner of swift-system's Errno.
-internal import CRelayArena
-
 public struct RelayArenaError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Code: Int, Sendable {
         case outOfMemory = 1, malformedJSON, wrongShape, invalidID, duplicateKey, tooDeep, tooLarge,
@@ -28,13 +26,5 @@ public struct RelayArenaError: Error, Sendable, Equatable, CustomStringConvertib
         if let path, !path.isEmpty { where_.append("at \(path)") }
         if let offset { where_.append("byte \(offset)") }
         return where_.isEmpty ? message : "\(message) (\(where_.joined(separator: ", ")))"
-    }
-
-    init(_ e: ra_error, aboutInput: Bool = true) {
-        self.code = Code(rawValue: Int(e.code.rawValue)) ?? .misuse
-        self.message = withUnsafeBytes(of: e.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        let path = withUnsafeBytes(of: e.path) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        self.path = path.isEmpty ? nil : path
-        self.offset = aboutInput ? e.offset : nil
     }
 }

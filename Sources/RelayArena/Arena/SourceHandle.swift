@@ -1,0 +1,107 @@
+// The C record source (`ra_source`, a store or a payload's delta) behind one handle: every call
+// into it from Swift is here, so the rest of the runtime holds no C pointer.
+internal import CRelayArena
+
+/// Owns nothing by itself: its owner (`RecordStore`, `NormalizedPayload`) calls `destroy()` once.
+struct SourceHandle {
+    private let raw: OpaquePointer
+
+    private init(_ raw: OpaquePointer) { self.raw = raw }
+
+    /// An empty source; `nil` when out of memory.
+    static func create() -> SourceHandle? { ra_source_create().map(SourceHandle.init) }
+
+    /// A source loaded from relay toJSON text.
+    static func importJSON(_ bytes: [UInt8], maxDepth: UInt32) throws -> SourceHandle {
+        var err = ra_error()
+        let raw = bytes.withUnsafeBufferPointer { ra_source_import_json($0.baseAddress, $0.count, maxDepth, &err) }
+        guard let raw else { throw RelayArenaError(err) }
+        return SourceHandle(raw)
+    }
+
+    /// Wraps the delta a normalizer handed over (see `NormalizerHandle.finish`).
+    static func adopting(_ raw: OpaquePointer) -> SourceHandle { SourceHandle(raw) }
+
+    func destroy() { ra_source_destroy(raw) }
+
+    /// Adds (or keeps) a record; false when out of memory or past a limit.
+    func ensureRecord(id: String, typename: String) -> Bool {
+        var id = id, typename = typename
+        return id.withUTF8 { i in
+            typename.withUTF8 { t in
+                i.withMemoryRebound(to: CChar.self) { i in
+                    t.withMemoryRebound(to: CChar.self) { t in
+                        ra_source_ensure_record(raw, i.baseAddress!, i.count, t.baseAddress!, t.count) == RA_OK
+                    }
+                }
+            }
+        }
+    }
+
+    // MARK: Locks (the store's; a payload's source is never shared)
+
+    func withReadLock<R>(_ body: () throws -> R) rethrows -> R {
+        ra_source_read_lock(raw)
+        defer { ra_source_unlock(raw) }
+        return try body()
+    }
+
+    func withWriteLock<R>(_ body: () throws -> R) rethrows -> R {
+        ra_source_write_lock(raw)
+        defer { ra_source_unlock(raw) }
+        return try body()
+    }
+
+    /// Runs `body` under the read lock with a reader whose values trap once `body` returned.
+    func withSnapshotReader<R>(_ body: (SnapshotReader) throws -> R) rethrows -> R {
+        ra_source_read_lock(raw)
+        let (lease, token) = SnapshotLease.open()
+        defer {
+            SnapshotLease.close(lease)
+            ra_source_unlock(raw)
+        }
+        return try body(SnapshotReader(raw: raw, token: token))
+    }
+
+    // MARK: Figures (callers hold the lock when the source is shared)
+
+    var recordCount: Int { Int(ra_source_record_count(raw)) }
+    var arenaBytes: Int { Int(ra_source_arena_bytes(raw)) }
+    var unusedSlotBytes: Int { Int(ra_source_unused_slot_bytes(raw)) }
+    var shapeCount: Int { Int(ra_source_shape_count(raw)) }
+
+    /// relay toJSON text of the whole source; traps when out of memory.
+    func exportJSON() -> [UInt8] {
+        var out: UnsafeMutablePointer<UInt8>? = nil
+        var len = 0
+        guard ra_source_export_json(raw, &out, &len) == RA_OK, let out else {
+            fatalError("RelayArena: out of memory exporting a store")
+        }
+        defer { ra_free(out) }
+        return Array(UnsafeBufferPointer(start: out, count: len))
+    }
+
+    /// The text of a symbol as a `String` (caller holds the lock when shared).
+    func symbolString(_ symbol: UInt32) -> String {
+        let r = ra_source_symbol_text(raw, symbol)
+        guard let p = r.ptr else { return "" }
+        return String(decoding: UnsafeBufferPointer(start: p, count: r.len), as: UTF8.self)
+    }
+
+    // MARK: Publish (caller holds the write lock)
+
+    /// Merges `delta` field by field; with `consuming`, a store holding only its root takes the
+    /// delta's arena instead of copying it.
+    func publish(_ delta: SourceHandle, consuming: Bool) throws {
+        var err = ra_error()
+        let status = consuming ? ra_source_publish_consuming(raw, delta.raw, &err) : ra_source_publish(raw, delta.raw, &err)
+        guard status == RA_OK else { throw RelayArenaError(err, aboutInput: false) }
+    }
+
+    /// The data IDs the last publishes marked updated, taken (not copied) from the store.
+    func takeUpdated() -> UpdatedSymbols {
+        var n: UInt32 = 0
+        let taken = ra_source_take_updated(raw, &n)
+        return UpdatedSymbols(base: taken, count: Int(n))
+    }
+}

@@ -1,0 +1,21 @@
+// The symbols a publish updated, in the array the store handed over (ra_source_take_updated),
+// freed with the last `UpdatedRecordIDs` that holds them.
+internal import CRelayArena
+
+/// Never written after it is made, hence Sendable.
+final class UpdatedSymbols: @unchecked Sendable {
+    private let base: UnsafeMutablePointer<UInt32>?
+    let count: Int
+
+    init(base: UnsafeMutablePointer<UInt32>?, count: Int) {
+        self.base = base
+        self.count = count
+    }
+
+    subscript(i: Int) -> UInt32 {
+        precondition(i >= 0 && i < count, "index out of range")
+        return base![i]
+    }
+
+    deinit { ra_free(base) }
+}

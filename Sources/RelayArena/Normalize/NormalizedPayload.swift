@@ -1,0 +1,16 @@
+// The result of normalizing one response: its records in a delta source, not yet in any store
+// (relay's scratch RecordSource), ready to publish.
+
+/// The records one response normalized into, not yet in any store. It owns its delta alone: the
+/// parser and staging that made it were freed when the normalizer finished.
+public final class NormalizedPayload: @unchecked Sendable {
+    let delta: SourceHandle
+    init(delta: SourceHandle) { self.delta = delta }
+    deinit { delta.destroy() }
+
+    /// Data IDs in this payload (including `client:__type:` records).
+    public var recordCount: Int { delta.recordCount }
+
+    /// The payload's records as relay toJSON JSON.
+    public func relayJSON() -> [UInt8] { delta.exportJSON() }
+}
