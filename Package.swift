@@ -1,11 +1,11 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
     name: "RelayArena",
     products: [
-        // The runtime: store, normalize, read, views. Builds no GraphQL parser (SwiftPM still
-        // resolves and pins this package's other dependencies for its users: Tests/LibrarySample).
+        // The runtime: store, normalize, read, views. A package that needs nothing else depends on
+        // it with `traits: []` and resolves no GraphQL parser (Tests/LibrarySample checks it).
         .library(name: "RelayArena", targets: ["RelayArena"]),
         // GraphQL documents → artifacts and generated views (GraphQLSwift).
         .library(name: "RelayArenaCompiler", targets: ["RelayArenaCompiler"]),
@@ -15,6 +15,13 @@ let package = Package(
         .executable(name: "relay-arena", targets: ["relay-arena"]),
         // Build-tool plugin: generates a target's typed views with relay-arena generate.
         .plugin(name: "RelayArenaGenerate", targets: ["RelayArenaGenerate"]),
+    ],
+    // `Compiler` (on by default) brings the compiler's and the command line's dependencies in.
+    // SwiftPM resolves a dependency only when some target uses it unconditionally or under an
+    // enabled trait, so `traits: []` leaves the runtime alone: no GraphQLSwift, no ArgumentParser.
+    traits: [
+        .trait(name: "Compiler", description: "The GraphQL compiler, the relay-arena command line and its plugin."),
+        .default(enabledTraits: ["Compiler"]),
     ],
     dependencies: [
         .package(url: "https://github.com/GraphQLSwift/GraphQL", exact: "4.3.0"),
@@ -45,7 +52,7 @@ let package = Package(
         // GraphQL documents → artifacts (GraphQLSwift parses and validates).
         .target(
             name: "RelayArenaCompiler",
-            dependencies: ["RelayArena", .product(name: "GraphQL", package: "GraphQL")],
+            dependencies: ["RelayArena", .product(name: "GraphQL", package: "GraphQL", condition: .when(traits: ["Compiler"]))],
             path: "Sources/RelayArenaCompiler"
         ),
         // Benchmark scaffolding, in no library a user links. The malloc interposer counting the
@@ -61,7 +68,7 @@ let package = Package(
             name: "relay-arena",
             dependencies: [
                 "RelayArena", "RelayArenaCompiler", "RelayArenaWorkloads", "YajlBaseline", "CAllocationCounter",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Compiler"])),
             ],
             path: "Sources/relay-arena"
         ),

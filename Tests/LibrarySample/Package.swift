@@ -1,6 +1,6 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 // A package depending on the RelayArena runtime product alone; `check.sh` builds and runs it and
-// checks that it compiles no GraphQL parser. Not part of the main package's build.
+// checks that it resolves and compiles no GraphQL parser. Not part of the main package's build.
 import Foundation
 import PackageDescription
 
@@ -10,7 +10,8 @@ import PackageDescription
 let root = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent().deletingLastPathComponent()
 let versioned = Context.environment["RELAY_ARENA_SAMPLE_URL"]
 let relayArena = versioned.map { URL(string: $0)!.lastPathComponent } ?? root.lastPathComponent
-let dependency: Package.Dependency = versioned.map { .package(url: $0, exact: "1.0.0") } ?? .package(path: root.path)
+let dependency: Package.Dependency = versioned.map { .package(url: $0, exact: "1.0.0", traits: []) }
+    ?? .package(path: root.path, traits: [])
 
 let package = Package(
     name: "LibrarySample",

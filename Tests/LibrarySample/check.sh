@@ -52,8 +52,12 @@ if printf '%s\n' "$modules" | grep -qviE '^(CRelayArena|RelayArena|LibrarySample
     echo "check.sh: a runtime-only build compiled more than the runtime" >&2
     exit 1
 fi
-printf 'resolved (pinned, not compiled): %s\n' "$(swift package --package-path "$sample" --scratch-path "$scratch/build" \
-    show-dependencies --format flatlist 2>/dev/null | tr '\n' ' ')"
+resolved=$(swift package --package-path "$sample" --scratch-path "$scratch/build" show-dependencies --format flatlist)
+printf 'resolved: %s\n' "$(printf '%s\n' "$resolved" | tr '\n' ' ')"
+if printf '%s\n' "$resolved" | grep -qviE '^relay-arena$'; then
+    echo "check.sh: a runtime-only package resolved more than RelayArena (traits: [] should leave GraphQL out)" >&2
+    exit 1
+fi
 output=$("$scratch/build/debug/LibrarySample")
 printf '%s\n' "$output"
 expected='updated: ["V1", "client:root"]
