@@ -313,19 +313,23 @@ static inline __attribute__((always_inline)) int direct_scalar(ra_normalizer *n,
 }
 
 static int cb_null(void *ctx) {
+    ((ra_normalizer *)ctx)->events++;
     int r = direct_scalar(ctx, 0, ra_make(RA_TAG_NULL, 0), NULL, 0);
     return r >= 0 ? r : on_scalar(ctx, ra_make(RA_TAG_NULL, 0), "null", 4, false, 0);
 }
 static int cb_boolean(void *ctx, int b) {
+    ((ra_normalizer *)ctx)->events++;
     uint64_t v = ra_make(b ? RA_TAG_TRUE : RA_TAG_FALSE, 0);
     int r = direct_scalar(ctx, 1, v, NULL, 0);
     return r >= 0 ? r : on_scalar(ctx, v, b ? "true" : "false", b ? 4 : 5, false, 1);
 }
 static int cb_number(void *ctx, const char *s, size_t l) {
+    ((ra_normalizer *)ctx)->events++;
     int r = direct_scalar(ctx, 2, 0, s, l);
     return r >= 0 ? r : on_scalar(ctx, 0, s, l, false, 2);
 }
 static int cb_string(void *ctx, const unsigned char *s, size_t l) {
+    ((ra_normalizer *)ctx)->events++;
     int r = direct_scalar(ctx, 3, 0, (const char *)s, l);
     return r >= 0 ? r : on_scalar(ctx, 0, (const char *)s, l, true, 3);
 }
@@ -421,8 +425,14 @@ static inline __attribute__((always_inline)) int on_start(ra_normalizer *n, bool
     }
 }
 
-static int cb_start_map(void *ctx) { return on_start(ctx, true); }
-static int cb_start_array(void *ctx) { return on_start(ctx, false); }
+static int cb_start_map(void *ctx) {
+    ((ra_normalizer *)ctx)->events++;
+    return on_start(ctx, true);
+}
+static int cb_start_array(void *ctx) {
+    ((ra_normalizer *)ctx)->events++;
+    return on_start(ctx, false);
+}
 
 // A matched member: the frame now expects the value of entry `en`.
 static inline __attribute__((always_inline)) void expect_entry(frame *f, const ra_entry *en) {
@@ -445,6 +455,7 @@ static inline __attribute__((always_inline)) bool short_key_is(const ra_entry *e
 // records have no seen bit and never match here.)
 static int cb_map_key(void *ctx, const unsigned char *key, size_t len) {
     ra_normalizer *n = ctx;
+    n->events++;
     frame *f = n->top;
     const ra_entry *en = f->next_en;
     if ((en->seen_bit & ~f->seen) && en->key_len == len && len <= 8 && short_key_is(en, key, len)) {
@@ -516,6 +527,7 @@ __attribute__((noinline)) static int map_key(ra_normalizer *n, const unsigned ch
 
 static int cb_end_map(void *ctx) {
     ra_normalizer *n = ctx;
+    n->events++;
     frame *f = n->top;
     switch (f->kind) {
     case F_RECORD: return ra_norm_close_record(n);
@@ -534,6 +546,7 @@ static int cb_end_map(void *ctx) {
 
 static int cb_end_array(void *ctx) {
     ra_normalizer *n = ctx;
+    n->events++;
     frame *f = n->top;
     if (f->kind == F_CAPTURE_ARRAY) {
         if (!ra_buf_append(capture_buf(n, f), "]", 1)) return ra_norm_oom(n);

@@ -137,6 +137,16 @@ struct ra_normalizer {
     uint32_t nrun_ids, cap_run_ids, hw_run_ids;
     ra_buf pbytes;
     ra_buf errors_json;    // the response's `errors` member, as received
+    // Long tokens (ra_norm_gather.c): `events` counts the callbacks (a token or a bracket each);
+    // while a chunk completes none, yajl is holding an unfinished token, and the chunks after it
+    // gather in `gathered` until they are worth handing over.
+    uint64_t events;
+    ra_buf gathered;
+    uint64_t held;         // bytes yajl got since its last callback (what it re-lexes at the next feed)
+    uint64_t lexed;        // bytes yajl was given, plus what it held each time (ra_normalizer_lexed_bytes)
+    uint8_t gather_kind;   // RA_GATHER_*
+    bool gather_odd;       // the gathered bytes end in an odd run of backslashes
+    bool gather_may_end;   // the gathered bytes may end the token yajl holds
     ra_buf scratch;
     uint32_t *plan_syms;   // plan string index -> delta symbol, 0 until first needed
     uint16_t *plan_types;  // plan string index -> the delta's type index of that type name, likewise
@@ -158,6 +168,11 @@ struct ra_normalizer {
 __attribute__((format(printf, 3, 4), cold, noinline)) int ra_norm_fail(ra_normalizer *n, ra_status code, const char *fmt, ...);
 __attribute__((cold, noinline)) int ra_norm_oom(ra_normalizer *n);
 int ra_norm_replay(ra_normalizer *n, uint32_t depth, uint32_t cand, uint64_t text_value);
+enum { RA_GATHER_NONE = 0, RA_GATHER_STRING, RA_GATHER_NUMBER, RA_GATHER_BLANK };
+/// Feeds yajl a chunk, or gathers it while yajl holds a long token (ra_norm_gather.c).
+ra_status ra_norm_feed(ra_normalizer *n, const uint8_t *bytes, size_t len);
+/// Hands yajl what is gathered (before the end of the input).
+ra_status ra_norm_flush_gathered(ra_normalizer *n);
 ra_status ra_norm_parse_failed(ra_normalizer *n, yajl_status st, const uint8_t *_Nullable bytes, size_t len);
 extern const yajl_callbacks ra_norm_callbacks __attribute__((visibility("hidden")));
 // (ra_norm_capture.c)

@@ -57,6 +57,7 @@ void ra_normalizer_destroy(ra_normalizer *n) {
     ra_buf_free(&n->keys);
     ra_buf_free(&n->pbytes);
     ra_buf_free(&n->errors_json);
+    ra_buf_free(&n->gathered);
     ra_buf_free(&n->scratch);
     ra_dealloc(n->plan_syms);
     ra_dealloc(n->plan_types);
@@ -91,23 +92,20 @@ ra_status ra_normalizer_feed(ra_normalizer *n, const uint8_t *bytes, size_t len)
         n->failed = true;
         return RA_ERR_STATE;
     }
-    if (len > n->limits.max_bytes - n->consumed) {
+    if (len > n->limits.max_bytes - n->consumed - n->gathered.len) {
         n->failed = true;
         ra_error_set(&n->err, RA_ERR_SIZE, n->limits.max_bytes, "the response is larger than the limit of %llu bytes",
                      (unsigned long long)n->limits.max_bytes);
         return RA_ERR_SIZE;
     }
     if (!len) return RA_OK;
-    yajl_status st = yajl_parse(n->yh, bytes, len);
-    if (st != yajl_status_ok) return ra_norm_parse_failed(n, st, bytes, len);
-    if (n->failed) return n->err.code;  // (the callbacks stop yajl when they fail: not expected)
-    n->consumed += len;
-    return RA_OK;
+    return ra_norm_feed(n, bytes, len);
 }
 
 static ra_status finish(ra_normalizer *n) {
     if (n->failed) return n->err.code;
     n->finished = true;
+    if (n->gathered.len && ra_norm_flush_gathered(n) != RA_OK) return n->err.code;
     yajl_status st = yajl_complete_parse(n->yh);
     if (st != yajl_status_ok) return ra_norm_parse_failed(n, st, NULL, 0);
     if (n->failed) return n->err.code;

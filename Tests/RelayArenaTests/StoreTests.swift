@@ -753,10 +753,3 @@ final class StoreTests: XCTestCase {
         }
     }
 }
-
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var n = 0
-    func add() { lock.lock(); n += 1; lock.unlock() }
-    var value: Int { lock.lock(); defer { lock.unlock() }; return n }
-}

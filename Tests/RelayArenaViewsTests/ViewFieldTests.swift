@@ -112,6 +112,22 @@ final class ViewFieldTests: XCTestCase {
         }
     }
 
+    /// An aliased `__typename` exists on a view only where its refinement matches: `kind` on the
+    /// members that implement Character, `humanKind` on the Human (relay's generated types; the
+    /// untyped reader reads `kind` on every member, as relay's reader does: golden case 087).
+    func testTypenameAliasesOnlyWhereTheirRefinementMatches() throws {
+        let results = #"{"data":{"search":[{"__typename":"Human","__isCharacter":"Human","kind":"Human","appearsIn":["JEDI"],"humanKind":"Human","__isNode":"Human","id":"1000"},{"__typename":"Starship","__isNode":"Starship","id":"3000"},{"__typename":"Droid","__isCharacter":"Droid","kind":"Droid","appearsIn":[],"__isNode":"Droid","id":"2001"}]}}"#
+        let store = try store(TypenameAliasesQuery(), results)
+        try store.withSnapshot { snapshot in
+            let (data, missing) = snapshot.read(TypenameAliasesQuery())
+            XCTAssertFalse(missing)
+            let search = try XCTUnwrap(data?.search)
+            XCTAssertEqual(search.map { $0?.asCharacter?.kind }, ["Human", nil, "Droid"])
+            XCTAssertEqual(search.map { $0?.asHuman?.humanKind }, ["Human", nil, nil])
+            XCTAssertEqual(search.map { $0?.__typename }, ["Human", "Starship", "Droid"])
+        }
+    }
+
     func testEnumRoundTripsAndBorrowedMatching() {
         XCTAssertEqual(Episode(rawValue: "JEDI"), .jedi)
         XCTAssertEqual(Episode.jedi.rawValue, "JEDI")

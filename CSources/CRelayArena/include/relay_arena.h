@@ -214,6 +214,11 @@ ra_status ra_normalizer_feed(ra_normalizer *n, const uint8_t *_Nullable bytes, s
 /// `*delta` is NULL; read ra_normalizer_error.
 ra_status ra_normalizer_finish(ra_normalizer *n, ra_source *_Nullable *_Nonnull delta);
 const ra_error *ra_normalizer_error(const ra_normalizer *n);
+/// Bytes yajl has lexed for this response so far: each feed's, plus those of an unfinished token
+/// it was holding, which it lexes again from its start. A token that spans chunks is handed over
+/// in gathered pieces, so this stays within a small multiple of the response's size however it
+/// is chunked (a diagnostic: tests hold it to that bound).
+uint64_t ra_normalizer_lexed_bytes(const ra_normalizer *n);
 void ra_normalizer_destroy(ra_normalizer *_Nullable n);
 
 // MARK: - Allocation accounting

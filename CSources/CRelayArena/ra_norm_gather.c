@@ -1,0 +1,105 @@
+// Long tokens: yajl re-lexes a token that spans chunks from its first byte at every chunk, so a
+// string of L bytes fed in chunks of C would cost about L²/2C. While yajl holds an unfinished
+// token, the chunks that follow are gathered here and handed over only once they may end it, so
+// that each byte is lexed a bounded number of times whatever the chunking.
+#include "ra_normalize.h"
+#include "ra_buf.h"
+
+// A chunk that completes no token lies inside one (a string, a key, a number) or is blank. What it
+// holds says which, and so what can end it: a string ends at a quote after an even run of
+// backslashes, a number at a byte no number has, blanks at anything else. The guess only decides
+// when the gathered bytes are handed over, never what yajl makes of them.
+static bool is_number_byte(uint8_t c) { return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'; }
+static bool is_blank(uint8_t c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+static uint8_t classify(const uint8_t *p, size_t len) {
+    bool number = true, blank = true;
+    for (size_t i = 0; i < len && (number || blank); i++) {
+        number = number && is_number_byte(p[i]);
+        blank = blank && is_blank(p[i]);
+    }
+    return blank ? RA_GATHER_BLANK : number ? RA_GATHER_NUMBER : RA_GATHER_STRING;
+}
+
+// Whether `p` holds a quote that is not escaped, given that the bytes before it end in an odd run
+// of backslashes when `*odd`; leaves in `*odd` whether `p` does.
+static bool has_unescaped_quote(const uint8_t *p, size_t len, bool *odd) {
+    size_t i = 0;
+    bool carry = *odd;  // the run before p[i] is odd
+    for (;;) {
+        const uint8_t *q = memchr(p + i, '"', len - i);
+        size_t end = q ? (size_t)(q - p) : len;
+        size_t k = end;
+        while (k > i && p[k - 1] == '\\') k--;
+        bool run_odd = ((end - k) & 1) != (k == i && carry);
+        if (!q) {
+            *odd = run_odd;
+            return false;
+        }
+        if (!run_odd) return true;
+        carry = false;  // an escaped quote ends the run
+        i = end + 1;
+        if (i == len) {
+            *odd = false;
+            return false;
+        }
+    }
+}
+
+static bool may_end(ra_normalizer *n, const uint8_t *p, size_t len) {
+    switch (n->gather_kind) {
+    case RA_GATHER_STRING: return has_unescaped_quote(p, len, &n->gather_odd);
+    case RA_GATHER_NUMBER:
+        for (size_t i = 0; i < len; i++)
+            if (!is_number_byte(p[i])) return true;
+        return false;
+    default:
+        for (size_t i = 0; i < len; i++)
+            if (!is_blank(p[i])) return true;
+        return false;
+    }
+}
+
+// yajl over `bytes`; afterwards, when nothing completed, start (or go on) gathering.
+static ra_status parse(ra_normalizer *n, const uint8_t *bytes, size_t len) {
+    uint64_t before = n->events;
+    n->lexed += n->held + len;
+    yajl_status st = yajl_parse(n->yh, bytes, len);
+    if (st != yajl_status_ok) return ra_norm_parse_failed(n, st, bytes, len);
+    if (n->failed) return n->err.code;  // (the callbacks stop yajl when they fail: not expected)
+    n->consumed += len;
+    if (n->events != before) {
+        n->held = 0;
+        n->gather_kind = RA_GATHER_NONE;
+        return RA_OK;
+    }
+    // Nothing completed: yajl holds what it got since its last callback (or it was blank).
+    n->held += len;
+    n->gather_kind = classify(bytes, len);
+    n->gather_odd = false;
+    if (n->gather_kind == RA_GATHER_STRING) (void)has_unescaped_quote(bytes, len, &n->gather_odd);
+    n->gather_may_end = false;
+    return RA_OK;
+}
+
+ra_status ra_norm_flush_gathered(ra_normalizer *n) {
+    ra_status st = parse(n, n->gathered.data, n->gathered.len);
+    n->gathered.len = 0;
+    return st;
+}
+
+ra_status ra_norm_feed(ra_normalizer *n, const uint8_t *bytes, size_t len) {
+    if (n->gather_kind == RA_GATHER_NONE) return parse(n, bytes, len);
+    if (!ra_buf_append(&n->gathered, bytes, len)) {
+        ra_norm_oom(n);
+        return n->err.code;
+    }
+    n->gather_may_end = n->gather_may_end || may_end(n, bytes, len);
+    // Handed over once it may end the token, and is at least a quarter of what yajl holds: yajl
+    // then re-lexes what it holds at most five times the gathered bytes in all, however often a
+    // guess is wrong; a right guess hands the rest of the token over once.
+    if (n->gather_may_end && n->gathered.len >= n->held / 4) return ra_norm_flush_gathered(n);
+    return RA_OK;
+}
+
+uint64_t ra_normalizer_lexed_bytes(const ra_normalizer *n) { return n->lexed; }
