@@ -21,10 +21,14 @@ struct Bench: ParsableCommand {
     @Option(help: "Timed repetitions per figure (the best is kept).")
     var repetitions: Int = 5
 
+    @Option(name: .customLong("long-text-mb"), help: "Size of the one long text of the long-token figure, in MB (0: skip it).")
+    var longTextMB: Int = 200
+
     func validate() throws {
         guard todos >= 1 else { throw ValidationError("--todos must be at least 1") }
         guard format == "table" || format == "json" else { throw ValidationError("--format must be table or json") }
         guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1") }
+        guard (0...900).contains(longTextMB) else { throw ValidationError("--long-text-mb must be from 0 to 900") }
     }
 
     func progress(_ s: String) { FileHandle.standardError.write(Data("bench: \(s)\n".utf8)) }
@@ -54,6 +58,7 @@ struct Bench: ParsableCommand {
         progress("generating \(todos) todos")
         let first = workload.response()
         let changed10 = workload.response(changedPercent: 10)
+        let limits = NormalizationLimits(maxBytes: max(NormalizationLimits.defaultMaxBytes, UInt64(changed10.count)))
         let mb = Double(first.count) / 1e6
 
         // The figures whose ratios matter most are timed round-robin, one of each per round, so
@@ -79,17 +84,17 @@ struct Bench: ParsableCommand {
             // from reusing any (two such stores exceed the 256 MiB limit).
             store = RecordStore()
             let fresh = RecordStore()
-            ingest = min(ingest, try timed { try fresh.commit(response: first, plan: plan) })
+            ingest = min(ingest, try timed { try fresh.commit(response: first, plan: plan, limits: limits) })
             store = fresh
             // Refetches into that store: the identical payload changes nothing, so the store still
             // holds exactly the first response when the 10% variant merges into it.
-            refetchIdentical = min(refetchIdentical, try timed { identicalUpdated = try store.commit(response: first, plan: plan).count })
-            refetch10 = min(refetch10, try timed { changedUpdated = try store.commit(response: changed10, plan: plan).count })
+            refetchIdentical = min(refetchIdentical, try timed { identicalUpdated = try store.commit(response: first, plan: plan, limits: limits).count })
+            refetch10 = min(refetch10, try timed { changedUpdated = try store.commit(response: changed10, plan: plan, limits: limits).count })
             decoder = min(decoder, try timed { _ = try JSONDecoder().decode(TodoListResponse.self, from: decoderData) })
         }
         // Reads and the size are of the first response's store, without the 10% variant's garbage.
         store = RecordStore()
-        try store.commit(response: first, plan: plan)
+        try store.commit(response: first, plan: plan, limits: limits)
 
         progress("reads: one field (text of one todo, \(Self.fieldReads) reads)")
         let (nsPerField, readAllocations) = try oneFieldRead(store)
@@ -119,7 +124,9 @@ struct Bench: ParsableCommand {
             }
         }
 
-        let rows: [(String, String, Double?)] = [
+        let long = longTextMB > 0 ? try longText() : nil
+
+        var rows: [(String, String, Double?)] = [
             ("todos", String(todos), nil),
             ("input_bytes", String(first.count), nil),
             ("ingest_seconds", fmt(ingest), nil),
@@ -140,6 +147,14 @@ struct Bench: ParsableCommand {
             ("read_todos_seconds", fmt(readTodos), nil),
             ("read_todos_allocations", readTodosAllocations.map { String($0) } ?? "null", nil),
         ]
+        if let long {
+            rows += [
+                ("long_text_bytes", String(long.textBytes), nil),
+                ("long_text_seconds", fmt(long.seconds), nil),
+                ("long_text_yajl_one_call_seconds", fmt(long.yajlSeconds), nil),
+                ("long_text_peak_rss_growth_bytes", long.rssGrowth.map { String($0) } ?? "null", nil),
+            ]
+        }
         if format == "json" {
             var out = "{"
             for (i, row) in rows.enumerated() {
@@ -159,6 +174,47 @@ struct Bench: ParsableCommand {
         if let peakRSS {
             print("streaming from a file: peak RSS above the process's own \(peakRSS.baseline / 1_000_000) MB / store bytes: \(fmt(Double(peakRSS.peak - peakRSS.baseline) / Double(store.arenaBytes)))×")
         }
+        if let long {
+            let memory = long.rssGrowth.map { ", peak RSS growth / text bytes: \(fmt(Double($0) / Double(long.textBytes)))×" } ?? ""
+            print("one \(long.textBytes / 1_000_000) MB text streamed in 64 KiB chunks / yajl over the same bytes in one call: \(fmt(long.seconds / long.yajlSeconds))×\(memory)")
+        }
+    }
+
+    /// A response whose one todo's text is `longTextMB` MB: normalize + publish streamed from memory
+    /// in 64 KiB chunks against yajl over the same bytes in one call (round-robin, best of each),
+    /// and the peak memory of a child `relay-arena normalize` streaming it from a file.
+    func longText() throws -> (textBytes: Int, seconds: Double, yajlSeconds: Double, rssGrowth: Int?) {
+        let textBytes = longTextMB * 1_000_000
+        progress("one \(longTextMB) MB text: streamed in 64 KiB chunks, yajl in one call, peak RSS (child)")
+        let response = LongTextWorkload.response(textBytes: textBytes)
+        let plan = try NormalizationPlan(operation: try TodoListSetup.operation(), variables: ["first": .int(1)])
+        let limits = NormalizationLimits(maxBytes: UInt64(response.count))
+        var seconds = Double.infinity, yajlSeconds = Double.infinity
+        for _ in 0..<repetitions {
+            seconds = min(seconds, try timed {
+                let normalizer = try ResponseNormalizer(plan: plan, limits: limits)
+                try response.withUnsafeBytes { all in
+                    var at = 0
+                    while at < all.count {
+                        let end = min(at + 64 * 1024, all.count)
+                        try normalizer.feed(UnsafeRawBufferPointer(rebasing: all[at..<end]))
+                        at = end
+                    }
+                }
+                guard try RecordStore().publish(normalizer.finish()).count == 6 else {
+                    throw RelayArenaError(code: .misuse, message: "the long-text response did not make its six records")
+                }
+            })
+            yajlSeconds = min(yajlSeconds, try timed {
+                try response.withUnsafeBytes {
+                    guard Baseline.yajlNoop($0, chunkSize: 0) else {
+                        throw RelayArenaError(code: .malformedJSON, message: "the long-text response is invalid")
+                    }
+                }
+            })
+        }
+        let growth = try childPeakRSS(response, variables: #"{"first":1}"#).map { max(0, $0.peak - $0.baseline) }
+        return (textBytes, seconds, yajlSeconds, growth)
     }
 
     static let fieldReads = 1_000_000
@@ -209,20 +265,27 @@ struct Bench: ParsableCommand {
     /// baseline). Each child reports its own VmHWM (per address space; getrusage's figure would
     /// include whatever spawned it, e.g. `swift run`). nil when a child fails.
     func streamingPeakRSS() throws -> (peak: Int, baseline: Int)? {
+        try childPeakRSS(TodoListWorkload(todos: todos).response(), variables: "{\"first\":\(todos)}")
+    }
+
+    /// Peak resident memory of a child `relay-arena normalize --quiet` streaming `response` from a
+    /// file, and of the same with a one-todo response (the process's own baseline).
+    func childPeakRSS(_ response: [UInt8], variables: String) throws -> (peak: Int, baseline: Int)? {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("relay-arena-bench-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let schema = TodoListDocuments.schemaURL, query = TodoListDocuments.queryURL
         let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        func normalize(_ todos: Int) throws -> Int? {
-            let file = dir.appendingPathComponent("response-\(todos).json")
-            try Data(TodoListWorkload(todos: todos).response()).write(to: file)
-            let errURL = dir.appendingPathComponent("stderr-\(todos)")
+        func normalize(_ name: String, _ bytes: [UInt8], _ variables: String) throws -> Int? {
+            let file = dir.appendingPathComponent("response-\(name).json")
+            try Data(bytes).write(to: file)
+            let errURL = dir.appendingPathComponent("stderr-\(name)")
             _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
             let child = Process()
             child.executableURL = exe
             child.arguments = ["normalize", "--schema", schema.path, "--document", query.path,
-                               "--variables", "{\"first\":\(todos)}", "--quiet", "--print-peak-rss", file.path]
+                               "--variables", variables, "--max-bytes", String(max(bytes.count, 1)), "--quiet",
+                               "--print-peak-rss", file.path]
             child.standardError = try FileHandle(forWritingTo: errURL)
             try child.run()
             child.waitUntilExit()
@@ -232,7 +295,9 @@ struct Bench: ParsableCommand {
                   let bytes = Int(line.dropFirst("peak_rss_bytes: ".count)), bytes > 0 else { return nil }
             return bytes
         }
-        guard let baseline = try normalize(1), let peak = try normalize(todos) else { return nil }
+        guard let baseline = try normalize("baseline", TodoListWorkload(todos: 1).response(), #"{"first":1}"#),
+            let peak = try normalize("measured", response, variables)
+        else { return nil }
         return (peak, baseline)
     }
 

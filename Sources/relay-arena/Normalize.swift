@@ -21,6 +21,9 @@ struct Normalize: ParsableCommand {
     @Option(name: .customLong("updated-ids"), help: "Write the updated data IDs here as a JSON array.")
     var updatedIDs: String?
 
+    @Option(name: .customLong("max-bytes"), help: "The largest response accepted, in bytes (default 1 GiB).")
+    var maxBytes: UInt64 = NormalizationLimits.defaultMaxBytes
+
     @Flag(help: "Normalize and publish but print nothing on stdout (files asked for are still written).")
     var quiet = false
 
@@ -35,9 +38,10 @@ struct Normalize: ParsableCommand {
         let (_, operation, variables) = try documents.compile()
         let plan = try NormalizationPlan(operation: operation, variables: variables)
         let target = try store.map { try RecordStore(relayJSON: readBytes($0)) } ?? RecordStore()
+        let limits = NormalizationLimits(maxBytes: maxBytes)
         let updated = response == "-"
-            ? try target.commit(handle: .standardInput, plan: plan, rootID: rootID)
-            : try target.commit(fileAt: response, plan: plan, rootID: rootID)
+            ? try target.commit(handle: .standardInput, plan: plan, rootID: rootID, limits: limits)
+            : try target.commit(fileAt: response, plan: plan, rootID: rootID, limits: limits)
         if printPeakRSS { FileHandle.standardError.write(Data("peak_rss_bytes: \(ownPeakRSS())\n".utf8)) }
         if quiet && writeStore == nil && updatedIDs == nil { return }
         // Outputs are produced only after everything succeeded.

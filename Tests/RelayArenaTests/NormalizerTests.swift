@@ -237,6 +237,34 @@ final class NormalizerTests: XCTestCase {
     }
 
     /// The whole generated workload, fed at several chunk sizes, gives byte-identical stores.
+    /// A long string, key or number fed in small chunks: yajl would re-lex an unfinished token
+    /// from its start at every chunk (L²/2C); gathered, its work stays linear, and the store is the
+    /// one the whole response makes. (Each token here is 400 chunks long.)
+    func testLongTokensStreamInLinearWorkAtAnyChunking() throws {
+        let p = try plan(Self.todo, #"query Q { user(id: "me") { id name todos(first: 1) { edges { node { id text complete } } } } }"#)
+        let long = 400_000
+        let text = String(repeating: "ab\\\"c", count: long / 6)  // escapes and escaped quotes all along
+        let key = String(repeating: "k", count: long)
+        let number = String(repeating: "7", count: long)
+        let response = #"{"data":{"user":{"id":"u","name":"\#(text)","\#(key)":1,"extra":\#(number),"todos":{"edges":[{"node":{"id":"t","text":"\#(String(repeating: "x", count: long))","complete":false}}]}}}}"#
+        let bytes = Array(response.utf8)
+        let whole = RecordStore()
+        try whole.commit(response: bytes, plan: p)
+        for chunk in [1_000, 997, 4_096, 65_536] {
+            let n = try ResponseNormalizer(plan: p)
+            try Chunking.split(bytes, size: chunk) { try n.feed($0) }
+            XCTAssertLessThanOrEqual(n._lexedBytes, 4 * UInt64(bytes.count), "chunks of \(chunk)")
+            let s = RecordStore()
+            try s.publish(try n.finish())
+            XCTAssert(s.relayJSON() == whole.relayJSON(), "chunks of \(chunk): another store than the whole response's")
+        }
+        // The limit still holds while bytes are gathered, at the byte where it is passed.
+        let small = try ResponseNormalizer(plan: p, limits: NormalizationLimits(maxBytes: UInt64(bytes.count - 1)))
+        XCTAssertThrowsError(try Chunking.split(bytes, size: 1_000) { try small.feed($0) }) { error in
+            XCTAssertTrue("\(error)".contains("larger than the limit"), "\(error)")
+        }
+    }
+
     func testWorkloadIsTheSameAtEveryChunking() throws {
         let docs = try Self.todo.compile([GraphQLSourceFile(name: "q.graphql", text: Fixtures.text("todo-list-query.graphql"))])
         let p = try NormalizationPlan(operation: docs.operations["TodoListQuery"]!, variables: ["first": .int(500)])

@@ -15,6 +15,9 @@ struct NormalizerHandle {
 
     func destroy() { ra_normalizer_destroy(raw) }
 
+    /// Bytes yajl has lexed so far, those of a token it held across feeds counted again.
+    var lexedBytes: UInt64 { ra_normalizer_lexed_bytes(raw) }
+
     /// Size hint: the delta's arrays are sized once instead of doubling.
     func expect(_ bytes: Int) { ra_normalizer_expect(raw, UInt64(bytes)) }
 

@@ -5,9 +5,13 @@ import Foundation
 public struct NormalizationLimits: Sendable {
     /// Deepest JSON nesting accepted (objects and lists together).
     public var maxDepth: UInt32
-    /// Largest response accepted, in bytes.
+    /// Largest response accepted, in bytes: 1 GiB unless set. A response past it fails at the byte
+    /// where it passes the limit and publishes nothing. Peak memory while one string of L bytes
+    /// streams in is about 3 L (the bytes gathered for yajl, yajl's copy of the token, the store's),
+    /// so the limit also bounds what a hostile server can make a client hold.
     public var maxBytes: UInt64
-    public init(maxDepth: UInt32 = 1000, maxBytes: UInt64 = 1 << 34) {
+    public static let defaultMaxBytes: UInt64 = 1 << 30
+    public init(maxDepth: UInt32 = 1000, maxBytes: UInt64 = NormalizationLimits.defaultMaxBytes) {
         self.maxDepth = maxDepth
         self.maxBytes = maxBytes
     }
@@ -33,6 +37,11 @@ public final class ResponseNormalizer {
     }
 
     deinit { handle?.destroy() }
+
+    /// Bytes yajl has lexed for this response so far, counting again those of an unfinished token
+    /// it lexes anew at a later feed: a diagnostic that stays within a small multiple of the bytes
+    /// fed, however the response is chunked (0 once finished).
+    package var _lexedBytes: UInt64 { handle?.lexedBytes ?? 0 }
 
     /// The live normalizer; after `finish` a misuse error saying `what`.
     func normalizer(for what: String) throws -> NormalizerHandle {
