@@ -24,8 +24,9 @@ public struct Compiler: Sendable {
     }
 
     /// relay-compiler's schema extension for the directives validation checks like any other:
-    /// `directive @inline on FRAGMENT_DEFINITION` (so `@inline` elsewhere or with arguments is a
-    /// GraphQL error). Added only when the schema does not declare it itself.
+    /// `directive @inline on FRAGMENT_DEFINITION`, so `@inline` elsewhere is a GraphQL error
+    /// (arguments on it: `RelayDirectives.checkInline`). Added only when the schema does not
+    /// declare it itself.
     static let relaySchemaExtension = "directive @inline on FRAGMENT_DEFINITION\n"
 
     private static func withRelayDirectives(_ document: Document) throws -> Document {
