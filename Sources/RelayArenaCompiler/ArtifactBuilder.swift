@@ -12,7 +12,34 @@ struct ArtifactBuilder {
     func readerSelections(_ selections: [IRSelection], parentType: String) throws -> [Selection] {
         let flattened = Flattener(schema: schema, emitTypeDiscriminators: false).flatten(selections, parentType: parentType)
         try FieldConflictCheck(schema: schema).check(flattened, parentType: parentType)
-        return emitter.selections(flattened)
+        return try attachingInlineData(emitter.selections(flattened))
+    }
+
+    /// Spreads of `@inline` fragments carry the fragment's reader selections (relay's
+    /// `InlineDataFragmentSpread`), so the reader can read them with the parent. Fragment cycles
+    /// are rejected by validation, so this terminates.
+    private func attachingInlineData(_ selections: [Selection]) throws -> [Selection] {
+        try selections.map { selection in
+            switch selection {
+            case .fragmentSpread(var spread):
+                guard let fragment = fragments[spread.name], fragment.inline else { return selection }
+                spread.inlineData = InlineDataFragment(
+                    argumentDefinitions: emitter.variables(fragment.argumentDefinitions),
+                    selections: try readerSelections(fragment.selections, parentType: fragment.typeCondition))
+                return .fragmentSpread(spread)
+            case .linkedField(var field):
+                field.selections = try attachingInlineData(field.selections)
+                return .linkedField(field)
+            case .condition(var condition):
+                condition.selections = try attachingInlineData(condition.selections)
+                return .condition(condition)
+            case .inlineFragment(var inline):
+                inline.selections = try attachingInlineData(inline.selections)
+                return .inlineFragment(inline)
+            case .scalarField, .typeDiscriminator:
+                return selection
+            }
+        }
     }
 
     /// relay's order: fragments are inlined and flattened first, so the generated `id` and

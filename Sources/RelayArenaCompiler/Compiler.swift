@@ -17,10 +17,24 @@ public struct Compiler: Sendable {
             throw CompilerError(error, fallbackFile: schema.name)
         }
         do {
-            schemaModel = try SchemaModel(schema: buildASTSchema(documentAST: document))
+            schemaModel = try SchemaModel(schema: buildASTSchema(documentAST: Self.withRelayDirectives(document)))
         } catch let error as GraphQLError {
             throw SchemaErrorLocator.locate(error, in: document, file: schema.name)
         }
+    }
+
+    /// relay-compiler's schema extension for the directives validation checks like any other:
+    /// `directive @inline on FRAGMENT_DEFINITION`, so `@inline` elsewhere is a GraphQL error
+    /// (arguments on it: `RelayDirectives.checkInline`). Added only when the schema does not
+    /// declare it itself.
+    static let relaySchemaExtension = "directive @inline on FRAGMENT_DEFINITION\n"
+
+    private static func withRelayDirectives(_ document: Document) throws -> Document {
+        let declared = Set(document.definitions.compactMap { ($0 as? DirectiveDefinition)?.name.value })
+        guard !declared.contains("inline") else { return document }
+        let extensionDocument = try parse(source: Source(body: relaySchemaExtension, name: "<relay directives>"))
+        let definitions: [any GraphQL.Node] = document.definitions + extensionDocument.definitions
+        return document.set(value: .array(definitions), key: "definitions")
     }
 
     /// Compiles all documents together (a spread may name a fragment from another file).
@@ -48,6 +62,7 @@ public struct Compiler: Sendable {
         guard let template else { return CompilationResult(documents: CompiledDocuments(), refetch: [:]) }
         try DocumentValidation.checkNames(definitions)
         try DocumentValidation.validate(definitions, template: template, schema: schemaModel.schema)
+        try RelayDirectives.checkInline(definitions)
         return try lower(definitions)
     }
 

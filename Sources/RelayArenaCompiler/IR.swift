@@ -97,6 +97,8 @@ struct IRFragment: Sendable {
     var typeCondition: String
     var argumentDefinitions: [IRArgumentDefinition]
     var plural: Bool
+    /// `@inline`: spreads of it are read eagerly (relay's inline data fragments).
+    var inline: Bool = false
     var selections: [IRSelection]
 }
 

@@ -84,6 +84,7 @@ struct Lowering {
             name: definition.name.value, typeCondition: type,
             argumentDefinitions: RelayDirectives.argumentDefinitions(definition),
             plural: RelayDirectives.isPlural(definition),
+            inline: definition.directives.contains { $0.name.value == "inline" },
             selections: try selections(definition.selectionSet, parentType: type))
     }
 

@@ -109,3 +109,21 @@ enum RelayDirectives {
         return names
     }
 }
+
+extension RelayDirectives {
+    /// `@inline` takes no arguments (relay-compiler: `directive @inline on FRAGMENT_DEFINITION`).
+    /// GraphQLSwift's executable rules do not check directive argument names, so this reports
+    /// graphql-js's KnownArgumentNamesOnDirectivesRule error for it. Other placements of `@inline`
+    /// are already KnownDirectives errors.
+    static func checkInline(_ definitions: [SourcedDefinition]) throws {
+        for sourced in definitions {
+            guard let fragment = sourced.definition as? FragmentDefinition else { continue }
+            for directive in fragment.directives where directive.name.value == "inline" {
+                if let argument = directive.arguments.first {
+                    throw CompilerError(node: argument, fallbackFile: sourced.file,
+                                        message: "Unknown argument \"\(argument.name.value)\" on directive \"@inline\".")
+                }
+            }
+        }
+    }
+}

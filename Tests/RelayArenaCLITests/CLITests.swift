@@ -154,6 +154,28 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(unknown.stdoutText, #"{"data":null,"isMissingData":true}"# + "\n")
     }
 
+    func testReadPrintsInlineDataOfInlineFragments() throws {
+        // relay's readInlineData: an @inline spread's data is read with the parent, into
+        // __fragments, with no __fragmentOwner for it.
+        let doc = try write("q.graphql", Array("""
+            query InlineQuery { user(id: "me") { todos(first: 2) { edges { node { ...Item_inline } } } } }
+            fragment Item_inline on Todo @inline { text complete }
+            """.utf8))
+        let response = try write("r.json", TodoListWorkload(todos: 2).response())
+        let storePath = dir.appendingPathComponent("s.json").path
+        let n = try CLI.run(["normalize", "--schema", schema, "--document", doc, "--write-store", storePath, response])
+        XCTAssertEqual(n.status, 0, n.stderr)
+        let read = try CLI.run(["read", "--schema", schema, "--document", doc, "--store", storePath,
+                                "--fragment", "InlineQuery", "--id", "client:root"])
+        XCTAssertEqual(read.status, 0, read.stderr)
+        func node(_ id: String, _ text: String, _ complete: Bool) -> String {
+            #"{"node":{"__id":"\#(id)","__fragments":{"Item_inline":{"text":"\#(text)","complete":\#(complete)}}}}"#
+        }
+        XCTAssertEqual(read.stdoutText, #"{"data":{"user":{"todos":{"edges":["#
+            + node("VG9kbzow", "pay the report #0", false) + "," + node("VG9kbzox", "trip the rent #1", false)
+            + #"]}}},"isMissingData":false}"# + "\n")
+    }
+
     func testQuickBenchPrintsJSONWithTheAgreedKeys() throws {
         let r = try CLI.run(["bench", "--todos", "300", "--repetitions", "1", "--format", "json"])
         XCTAssertEqual(r.status, 0, r.stderr)

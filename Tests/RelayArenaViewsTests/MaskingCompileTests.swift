@@ -58,6 +58,21 @@ final class MaskingCompileTests: XCTestCase {
         XCTAssertTrue(result.output.contains("has no member 'text'"), result.output)
     }
 
+    func testInlineDataFieldsStayMaskedOnTheParent() throws {
+        // An `@inline` spread's fields are read only through `readInlineData(F.self)`.
+        let masked = try typecheck("""
+            import RelayArena
+            func leak(_ user: InlineDataUserQuery.Data.User) -> String? { user.email }
+            """)
+        XCTAssertNotEqual(masked.status, 0)
+        XCTAssertTrue(masked.output.contains("has no member 'email'"), masked.output)
+        let inline = try typecheck("""
+            import RelayArena
+            func email(_ user: InlineDataUserQuery.Data.User) -> String? { user.readInlineData(UserInlineSummary_user.self)?.email }
+            """)
+        XCTAssertEqual(inline.status, 0, inline.output)
+    }
+
     private func typecheck(_ snippet: String) throws -> (status: Int32, output: String) {
         try Self.typecheck(snippet, with: ViewSources.swiftFiles("Generated/ToDo"))
     }

@@ -133,9 +133,42 @@ public struct FragmentSpread: Sendable, Hashable {
     public var name: String
     /// `@arguments(...)` of the spread, sorted by name.
     public var args: [Argument]
-    public init(name: String, args: [Argument] = []) {
+    /// Set when the fragment is `@inline` (relay's `InlineDataFragmentSpread`): the reader then
+    /// reads these selections eagerly into `__fragments[name]` instead of leaving a pointer.
+    public var inlineData: InlineDataFragment?
+    public init(name: String, args: [Argument] = [], inlineData: InlineDataFragment? = nil) {
         self.name = name
         self.args = args
+        self.inlineData = inlineData
+    }
+}
+
+/// What an `@inline` fragment's spread carries so its data can be read with the parent (relay's
+/// `InlineDataFragmentSpread.argumentDefinitions` / `.selections`).
+public struct InlineDataFragment: Sendable, Hashable {
+    /// The fragment's `@argumentDefinitions` (as variable definitions with their defaults).
+    public var argumentDefinitions: [VariableDefinition]
+    public var selections: [Selection]
+    public init(argumentDefinitions: [VariableDefinition] = [], selections: [Selection]) {
+        self.argumentDefinitions = argumentDefinitions
+        self.selections = selections
+    }
+
+    /// relay's `getFragmentVariables` for a spread: the reader's `variables`, with each of the
+    /// fragment's arguments set to the spread's `@arguments` value resolved against them (an
+    /// unset variable is `null`, as relay keeps the passed `undefined`), else to its default
+    /// (`null` without one) — the values normalization inlined the fragment with. A parent
+    /// fragment's same-named local never leaks in: every declared argument is bound here.
+    public func variables(args: [Argument], parent variables: Variables) -> Variables {
+        var result = variables
+        for definition in argumentDefinitions {
+            if let passed = args.first(where: { $0.name == definition.name }) {
+                result[definition.name] = passed.value.resolve(variables) ?? .null
+            } else {
+                result[definition.name] = definition.defaultValue ?? .null
+            }
+        }
+        return result
     }
 }
 

@@ -157,6 +157,10 @@ struct Reader {
                     traverseSelections(i.selections, record: record, dataID: dataID, into: &data)
                 }
             case .fragmentSpread(let spread):
+                if let inlineData = spread.inlineData {
+                    readInlineData(spread, inlineData, record: record, dataID: dataID, into: &data)
+                    continue
+                }
                 var args: [(String, ReadValue)] = spread.args.compactMap { arg in
                     arg.value.resolve(variables).map { (arg.name, ReadValue($0)) }
                 }

@@ -150,3 +150,16 @@ public struct RecordView {
         return FragmentPointer(dataID: dataID, variables: variables, owner: scope.owner)
     }
 }
+
+extension RecordView {
+    /// The data of an `@inline` fragment this view's selection spreads (generated
+    /// `readInlineData(_:)`, relay's `readInlineData`): the fragment's view over the same record,
+    /// read with the fragment's variables (the spread's `@arguments`, else its defaults).
+    public func inlineData<G: Fragment>(_: G.Type = G.self, arguments: [Argument] = []) -> G.Data {
+        let artifact = G.artifact
+        let fragment = InlineDataFragment(argumentDefinitions: artifact.argumentDefinitions, selections: [])
+        let variables = fragment.variables(args: arguments, parent: scope.variables)
+        let inner = ReadScope(variables: variables, owner: scope.owner, keyCount: G.storageKeyCount)
+        return G.Data(__view: RecordView(snapshot: snapshot, record: record, scope: inner))
+    }
+}

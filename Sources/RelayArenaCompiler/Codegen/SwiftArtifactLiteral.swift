@@ -76,7 +76,13 @@ struct SwiftArtifactLiteral {
         case .typeDiscriminator(let key):
             out += ".typeDiscriminator(abstractKey: \(SwiftName.literal(key)))"
         case .fragmentSpread(let spread):
-            out += ".fragmentSpread(FragmentSpread(name: \(SwiftName.literal(spread.name)), args: \(Self.arguments(spread.args))))"
+            out += ".fragmentSpread(FragmentSpread(name: \(SwiftName.literal(spread.name)), args: \(Self.arguments(spread.args))"
+            if let inlineData = spread.inlineData {
+                out += ", inlineData: InlineDataFragment(argumentDefinitions: \(Self.variables(inlineData.argumentDefinitions)), selections: "
+                selections(inlineData.selections, indent: indent)
+                out += ")"
+            }
+            out += "))"
         }
     }
 

@@ -57,6 +57,13 @@ struct ViewEmitter {
                 // The property first, so storage-key slots follow the order fields are written in.
                 members.append(try linkedProperty(f, type: type, typeName: typeName, conditions: item.conditions))
                 nested.append(try viewStruct(typeName, f.selections, parentType: type.namedType, indent: indent + 1))
+            case .fragmentSpread(let spread) where spread.inlineData != nil:
+                // relay's `readInlineData`: the fragment's own view, not a pointer; its fields stay masked here.
+                let optional = item.conditions.isEmpty ? "" : "?"
+                let call = spread.args.isEmpty ? "__view.inlineData(\(spread.name).self)"
+                    : "__view.inlineData(\(spread.name).self, arguments: \(SwiftArtifactLiteral.arguments(spread.args)))"
+                members.append("/// `@inline` `\(spread.name)`: its data, read from this record with its own variables.")
+                members.append("public func readInlineData(_: \(spread.name).Type) -> \(spread.name).Data\(optional) { \(guarded(item.conditions, call)) }")
             case .fragmentSpread(let spread):
                 let optional = item.conditions.isEmpty ? "" : "?"
                 let call = spread.args.isEmpty ? "__view.pointer()" : "__view.pointer(arguments: \(SwiftArtifactLiteral.arguments(spread.args)))"
