@@ -68,6 +68,7 @@ ra_status ra_source_export_json(const ra_source *s, uint8_t **out, size_t *out_l
     ra_buf b = {0};
     bool ok = put_str(&b, "{");
     bool first = true;
+    uint32_t untyped = ra_untyped_type(s);  // (0: none; a live record's type is never 0)
     // Records in their data IDs' order (one table holds both: a record is in its ID's entry).
     for (uint32_t id = 1; ok && id < s->nsyms; id++) {
         if (!ra_has_record(s, id)) continue;
@@ -79,8 +80,9 @@ ra_status ra_source_export_json(const ra_source *s, uint8_t **out, size_t *out_l
             ok = put_str(&b, "null");
             continue;
         }
-        ok = put_str(&b, "{\"__id\":") && put_sym(&b, s, id) && put_str(&b, ",\"__typename\":") &&
-             put_sym(&b, s, ra_rec_type(s, r));
+        // A record with no type is written with no `__typename`, as relay has it.
+        ok = put_str(&b, "{\"__id\":") && put_sym(&b, s, id) &&
+             (r->type == untyped || (put_str(&b, ",\"__typename\":") && put_sym(&b, s, ra_rec_type(s, r))));
         if (ok && r->self_id)
             ok = put_str(&b, ",") && put_sym(&b, s, s->id_key) && put_str(&b, ":") &&
                  put_value(&b, s, ra_make(RA_TAG_IDSTR, id));

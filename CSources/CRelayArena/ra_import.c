@@ -117,9 +117,26 @@ static int scalar(importer *im, int kind, const char *s, size_t len) {
         return 1;
     }
     if (im->depth == 2) {
-        if (im->in_id) return kind == 3 ? 1 : ifail(im, "`__id` must be a string");
+        if (im->in_id) {
+            if (kind != 3) return ifail(im, "`__id` must be a string");
+            // relay keeps a record under its key and getDataID reads `__id`: when they differ the
+            // store is inconsistent, and the arena, which keeps a record in its ID's entry, cannot
+            // hold it. (No `__id` at all: the key is the ID.)
+            if (ra_text_is_own_id(im->src, im->id_sym, s, len)) return 1;
+            uint32_t idlen;
+            const char *id = ra_sym_text_any(im->src, im->id_sym, &idlen);
+            if (!id) return ioom(im);
+            return ifail(im, "record `%.*s` has `__id` `%.*s`: a record's `__id` must be its key",
+                         (int)(idlen > 200 ? 200 : idlen), id, (int)(len > 200 ? 200 : len), s);
+        }
         if (im->in_typename) {
             if (kind != 3) return ifail(im, "`__typename` must be a string");
+            if (!len) {  // (the empty typename is a record's with none: it would not write back)
+                uint32_t idlen;
+                const char *id = ra_sym_text_any(im->src, im->id_sym, &idlen);
+                if (!id) return ioom(im);
+                return ifail(im, "record `%.*s` has an empty `__typename`", (int)(idlen > 200 ? 200 : idlen), id);
+            }
             uint32_t t = ra_intern(im->src, s, len), ti = t ? ra_type_index(im->src, t) : 0;
             if (!ti) return ioom(im);
             im->src->syms[im->rec].rec.type = (uint16_t)ti;
@@ -245,10 +262,11 @@ static int end(importer *im, bool map) {
     uint32_t d = im->depth--;
     if (d == 2) {
         if (!im->src->syms[im->rec].rec.type) {
-            uint32_t len;
-            const char *id = ra_sym_text_any(im->src, im->id_sym, &len);
-            if (!id) return ioom(im);
-            return ifail(im, "record `%.*s` has no `__typename`", (int)(len > 200 ? 200 : len), id);
+            // No `__typename`: relay keeps such a record (an updater's, an older store's) with no
+            // type, and so does the arena (ra_untyped_type).
+            uint32_t ti = ra_untyped_type_add(im->src);
+            if (!ti) return ioom(im);
+            im->src->syms[im->rec].rec.type = (uint16_t)ti;
         }
         // Its fields at once: one shape for the record, not one per field on the way.
         if (!ra_record_set_all(im->src, (uint32_t)im->rec, im->fields, im->nfields)) return ioom(im);

@@ -261,6 +261,9 @@ static int on_scalar(ra_normalizer *n, uint64_t value, const char *text, size_t 
         }
     }
     if (f->cur_tn && kind == 3) {
+        // The empty typename is a record's with none (a store file's, ra_untyped_type): no
+        // GraphQL type has it, and a response giving it would be read back as untyped.
+        if (__builtin_expect(!len, 0)) return ra_norm_fail(n, RA_ERR_TYPENAME, "Expected a typename for record: `__typename` is the empty string");
         uint64_t v = stage_bytes(n, RA_TAG_STRING, text, len);
         if (!v) return ra_norm_oom(n);
         f = n->top;

@@ -108,6 +108,7 @@ static int set_type_from(ra_normalizer *n, int64_t rec, uint64_t v) {
     if (ra_value_tag(v) != RA_TAG_STRING) return 1;
     uint32_t len;
     const uint8_t *p = ra_heap_value(n->delta, ra_value_payload(v), &len);
+    if (!len) return ra_norm_fail(n, RA_ERR_TYPENAME, "Expected a typename for record: `__typename` is the empty string");  // (see ra_norm_parse.c)
     uint32_t t = ra_intern(n->delta, (const char *)p, len), ti = t ? ra_type_index(n->delta, t) : 0;
     if (!ti) return ra_norm_oom(n);
     ra_rec(n->delta, (uint32_t)rec)->type = (uint16_t)ti;

@@ -347,6 +347,7 @@ typedef struct publish {
     const ra_source *d;
     uint32_t *tr;             // delta symbol -> store symbol
     type_translation tt;
+    uint32_t untyped;         // the delta's type index of a record with no type (0: none)
     shape_translation sh;
     change *changes;
     uint32_t nchanges;
@@ -369,6 +370,7 @@ static bool publish_begin(publish *p) {
     p->tt = (type_translation){ra_malloc((size_t)d->ntypes * sizeof *p->tt.index), ra_malloc((size_t)d->ntypes * sizeof *p->tt.missing), 0};
     p->sh = (shape_translation){.index = ra_malloc((size_t)d->shapes.n * sizeof(uint32_t))};
     p->changes = ra_malloc((d->nrecs ? d->nrecs : 1) * sizeof *p->changes);
+    p->untyped = ra_untyped_type(d);
     return p->tr && p->changes && p->tt.index && p->tt.missing && p->sh.index;
 }
 
@@ -443,7 +445,9 @@ static inline __attribute__((always_inline)) pub_result find_merge(publish *p, c
                                                                    const uint32_t *tr, found *fd, uint32_t i,
                                                                    const ra_record *dr, uint32_t sid,
                                                                    const ra_record *sr) {
-    bool retyped = sr->type != store_type(st, d, tr, &p->tt, dr->type);
+    // A delta record with no type keeps the store record's (relay's update copies the delta's
+    // fields, and it has no `__typename`); one with a type gives it, to an untyped one too.
+    bool retyped = dr->type != p->untyped && sr->type != store_type(st, d, tr, &p->tt, dr->type);
     uint32_t dshape = store_shape(st, d, tr, &p->sh, dr->shape, false);
     if (dshape == RA_NONE) return PUB_SHAPES_OOM;
     uint64_t differ = 0;
@@ -545,7 +549,7 @@ static inline void apply_rebuild(publish *p, const change *ch, const ra_record *
     ra_source *st = p->st;
     const ra_source *d = p->d;
     shape_translation *sh = &p->sh;
-    sr->type = p->tt.index[dr->type];
+    if (dr->type != p->untyped) sr->type = p->tt.index[dr->type];  // (find_merge: the store's stays)
     uint32_t m, sc = ra_rec_count(st, sr);
     bool self_id;
     uint64_t differ = ch->differ;
@@ -610,7 +614,7 @@ __attribute__((noinline)) static void apply_changes(publish *p) {
             break;
         }
         case CHANGE_FIELDS: {
-            sr->type = p->tt.index[dr->type];
+            if (dr->type != p->untyped) sr->type = p->tt.index[dr->type];  // (find_merge: the store's stays)
             uint32_t dc = ra_rec_count(d, dr);
             for (uint32_t f = 0; f < dc; f++) {
                 if (!differ_get(&p->bits, ch->differ, ch->more, f)) continue;

@@ -54,6 +54,12 @@ ra_status ra_source_publish_consuming(ra_source *st, ra_source *d, ra_error *err
     bool ok = rsym && tsym && ra_grow((void **)&d->updated, &d->capupdated, d->nrecs + 1, sizeof(uint32_t));
     bool created = false;
     int64_t ri = ok ? ra_record_get_or_create(d, rsym, tsym, &created) : -1;
+    // A delta root with no type keeps the store root's, as a merge would (ra_publish.c).
+    if (ri >= 0 && !created && d->syms[ri].rec.type && d->syms[ri].rec.type == ra_untyped_type(d)) {
+        uint32_t t = ra_type_index(d, tsym);
+        if (t) d->syms[ri].rec.type = (uint16_t)t;
+        else ri = -1;
+    }
     if (root != stack) ra_dealloc(root);
     if (ri < 0) goto oom;
     d->nupdated = 0;

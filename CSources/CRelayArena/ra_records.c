@@ -5,6 +5,7 @@
 #include "ra_alloc.h"
 #include "ra_buf.h"
 #include "ra_source.h"
+#include "ra_symbols.h"
 
 // MARK: Types
 //
@@ -46,6 +47,16 @@ bool ra_types_reserve(ra_source *s, uint32_t extra) {
     uint32_t cap = s->type_map_cap ? s->type_map_cap : 16;
     while (2 * last >= cap) cap *= 2;  // (the map stays under half full: ntypes counts the tombstone's)
     return cap == s->type_map_cap || type_map_resize(s, cap);
+}
+
+uint32_t ra_untyped_type(const ra_source *s) {
+    uint32_t sym = ra_source_find_symbol(s, "", 0);
+    return sym ? ra_type_find(s, sym) : 0;
+}
+
+uint32_t ra_untyped_type_add(ra_source *s) {
+    uint32_t sym = ra_intern(s, "", 0);
+    return sym ? ra_type_index(s, sym) : 0;
 }
 
 uint32_t ra_type_index_slow(ra_source *s, uint32_t sym) {

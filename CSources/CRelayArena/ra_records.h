@@ -116,6 +116,12 @@ static inline uint32_t ra_rec_type(const ra_source *s, const ra_record *r) { ret
 uint32_t ra_type_index_slow(ra_source *s, uint32_t sym);
 /// The type index of typename symbol `sym` if the table has it, else 0; adds nothing.
 uint32_t ra_type_find(const ra_source *s, uint32_t sym);
+/// The type index of a record with no `__typename` (relay's records made by updaters, older
+/// stores): the typename symbol of the empty text, which no GraphQL type has (the normalizer
+/// refuses an empty `__typename`). 0 when the source has no such record type.
+uint32_t ra_untyped_type(const ra_source *s);
+/// ra_untyped_type, added to the table when new; 0 on OOM or past RA_MAX_TYPES.
+uint32_t ra_untyped_type_add(ra_source *s);
 /// Makes room for `extra` more types, so that adding that many cannot fail. False on OOM.
 bool ra_types_reserve(ra_source *s, uint32_t extra);
 static inline __attribute__((always_inline)) uint32_t ra_type_index(ra_source *s, uint32_t sym) {

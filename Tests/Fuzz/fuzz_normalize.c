@@ -256,7 +256,7 @@ static const char store_json[] =
     "\"u1\":{\"__id\":\"u1\",\"__typename\":\"User\",\"name\":\"Ann\",\"avatar\":{\"url\":\"x\",\"size\":[1,2]},"
     "\"best\":{\"__ref\":\"p1\"}},"
     "\"p1\":{\"__id\":\"p1\",\"__typename\":\"Page\",\"name(lang:\\\"en\\\")\":\"Home\",\"extra(v:2)\":[1,2]},"
-    "\"gone\":null,"
+    "\"gone\":null,\"w1\":{\"__id\":\"w1\",\"name\":\"no type\",\"next\":{\"__ref\":\"u1\"}},"
     "\"client:__type:User\":{\"__id\":\"client:__type:User\",\"__typename\":\"__TypeSchema\",\"__isNamed\":true},"
     "\"t1\":{\"__id\":\"t1\",\"__typename\":\"Todo\",\"text\":\"buy\\u0000milk\\n\",\"complete\":false,"
     "\"tags\":[\"a\",\"b\"],\"k1\":12345678901234567890,\"k2\":-0.0}}";

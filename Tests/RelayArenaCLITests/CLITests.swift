@@ -71,6 +71,32 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(try String(contentsOfFile: idsPath, encoding: .utf8), #"["VG9kbzox"]"# + "\n")
     }
 
+    /// A store file as relay writes it: records with no `__typename` (an updater's, an older
+    /// client's) load, and are written back as they were, byte for byte.
+    func testStoreFilesWithUntypedRecordsLoadAndWriteBack() throws {
+        let untyped = #""client:1":{"__id":"client:1","x":1,"u":{"__ref":"VXNlcjptZQ=="}}"#
+        let file = #"{"client:root":{"__id":"client:root","__typename":"__Root"},"# + untyped + "}"
+        let storePath = try write("untyped.json", Array(file.utf8))
+        let outPath = dir.appendingPathComponent("out.json").path
+        let response = TodoListWorkload(todos: 3).response()
+        let r = try CLI.run(normalizeArgs("-", ["--store", storePath, "--write-store", outPath]), stdin: response)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let out = try String(contentsOfFile: outPath, encoding: .utf8)
+        XCTAssertTrue(out.contains("," + untyped + ","), "written back with no `__typename`: \(out)")
+        // Loaded again and given the same response: the same file.
+        let againPath = dir.appendingPathComponent("again.json").path
+        let again = try CLI.run(normalizeArgs("-", ["--store", outPath, "--write-store", againPath]), stdin: response)
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(try String(contentsOfFile: againPath, encoding: .utf8), out)
+
+        // A record whose `__id` is not its key: refused, naming both.
+        let bad = try write("bad-id.json", Array(#"{"a":{"__id":"b","__typename":"T"}}"#.utf8))
+        let refused = try CLI.run(normalizeArgs("-", ["--store", bad, "--write-store", bad]), stdin: response)
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stderr.contains("record `a` has `__id` `b`: a record's `__id` must be its key"), refused.stderr)
+        XCTAssertEqual(try String(contentsOfFile: bad, encoding: .utf8), #"{"a":{"__id":"b","__typename":"T"}}"#)
+    }
+
     func testErrorsExitOneWithOneLineAndWriteNothing() throws {
         let good = try write("good.json", TodoListWorkload(todos: 3).response())
         let storePath = dir.appendingPathComponent("store.json").path

@@ -88,7 +88,8 @@ struct Reader {
 
     func implements(_ record: RecordRef, _ abstractKey: String) -> Bool? {
         let type = snapshot.typename(of: record).string
-        guard case .record(let typeRecord) = snapshot.record("client:__type:" + type),
+        // A record with no type (no `__typename`, as relay allows) has no type record: unknown.
+        guard !type.isEmpty, case .record(let typeRecord) = snapshot.record("client:__type:" + type),
               case .bool(let b) = snapshot.field(typeRecord, abstractKey) else { return nil }
         return b
     }
@@ -100,8 +101,10 @@ struct Reader {
             case .scalarField(let f):
                 let key = StorageKey.of(f, variables)
                 if key == "__typename" {
-                    // The record's type key, not a field of its own (as in relay's records).
-                    set(&data, f.responseKey, .string(snapshot.typename(of: record).string))
+                    // The record's type key, not a field of its own (as in relay's records); a
+                    // record with none reads it as undefined: missing.
+                    let type = snapshot.typename(of: record)
+                    if type.isEmpty { markMissing() } else { set(&data, f.responseKey, .string(type.string)) }
                     continue
                 }
                 guard let value = snapshot.field(record, key) else {

@@ -27,6 +27,8 @@ public struct StoreSnapshot {
         StoreSymbol(raw: reader.record(at: record.index)?.id ?? 0)
     }
 
+    /// The record's `__typename`; empty for a record that has none (relay allows one: an
+    /// updater's, an older store file's), since no GraphQL type name is empty.
     public func typename(of record: RecordRef) -> BorrowedUTF8 {
         text(StoreSymbol(raw: reader.record(at: record.index)?.type ?? 0))
     }

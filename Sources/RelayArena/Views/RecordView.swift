@@ -108,6 +108,8 @@ public struct RecordView {
         isEmpty ? "" : snapshot.text(snapshot.id(of: record)).string
     }
 
+    /// The record's `__typename`: `""` for an empty view, and for a record that has none (a
+    /// store file's record with no `__typename`, which relay allows); no GraphQL type is `""`.
     public var typename: String { typenameUTF8.string }
 
     public var typenameUTF8: BorrowedUTF8 {
@@ -129,7 +131,7 @@ public struct RecordView {
     /// An abstract type condition (`... on Character`), answered by the type record
     /// `client:__type:<typename>` the normalizer wrote (`__isCharacter: true`).
     public func implements(_ abstractKey: String) -> Bool {
-        guard !isEmpty, case .record(let typeRecord) = snapshot.record("client:__type:" + typename),
+        guard !isEmpty, !typenameUTF8.isEmpty, case .record(let typeRecord) = snapshot.record("client:__type:" + typename),
               case .bool(let b)? = snapshot.field(typeRecord, abstractKey) else { return false }
         return b
     }
