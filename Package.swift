@@ -52,7 +52,9 @@ let package = Package(
         // GraphQL documents → artifacts (GraphQLSwift parses and validates).
         .target(
             name: "RelayArenaCompiler",
-            dependencies: ["RelayArena", .product(name: "GraphQL", package: "GraphQL", condition: .when(traits: ["Compiler"]))],
+            dependencies: [
+                "RelayArena", .product(name: "GraphQL", package: "GraphQL", condition: .when(traits: ["Compiler"])),
+            ],
             path: "Sources/RelayArenaCompiler"
         ),
         // Benchmark scaffolding, in no library a user links. The malloc interposer counting the
@@ -62,26 +64,39 @@ let package = Package(
         .target(name: "CYajlBaseline", dependencies: ["CYajl"], path: "CSources/CYajlBaseline"),
         .target(name: "YajlBaseline", dependencies: ["CYajlBaseline"], path: "Sources/YajlBaseline"),
         // Generated to-do list workloads; the schema and query are resources (Documents/).
-        .target(name: "RelayArenaWorkloads", dependencies: ["RelayArena", "RelayArenaCompiler"],
-                path: "Sources/RelayArenaWorkloads", resources: [.copy("Documents")]),
+        .target(
+            name: "RelayArenaWorkloads", dependencies: ["RelayArena", "RelayArenaCompiler"],
+            path: "Sources/RelayArenaWorkloads", resources: [.copy("Documents")]),
         .executableTarget(
             name: "relay-arena",
             dependencies: [
                 "RelayArena", "RelayArenaCompiler", "RelayArenaWorkloads", "YajlBaseline", "CAllocationCounter",
-                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Compiler"])),
+                .product(
+                    name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Compiler"])),
             ],
             path: "Sources/relay-arena"
         ),
-        .plugin(name: "RelayArenaGenerate", capability: .buildTool(), dependencies: ["relay-arena"],
-                path: "Plugins/RelayArenaGenerate"),
-        .target(name: "RelayArenaTestSupport", dependencies: ["RelayArena", "RelayArenaCompiler", "RelayArenaWorkloads"], path: "Tests/RelayArenaTestSupport",
-                resources: [.copy("Fixtures")]),
-        .testTarget(name: "RelayArenaTests", dependencies: ["RelayArena", "RelayArenaCompiler", "RelayArenaTestSupport", "RelayArenaWorkloads"], path: "Tests/RelayArenaTests",
-                    resources: [.copy("Golden")]),
-        .testTarget(name: "RelayArenaCompilerTests", dependencies: ["RelayArenaCompiler", "RelayArenaTestSupport"], path: "Tests/RelayArenaCompilerTests"),
-        .testTarget(name: "RelayArenaViewsTests", dependencies: ["RelayArena", "RelayArenaCompiler", "RelayArenaTestSupport"],
-                    path: "Tests/RelayArenaViewsTests"),
-        .testTarget(name: "RelayArenaCLITests", dependencies: ["RelayArenaTestSupport", "RelayArenaWorkloads", "relay-arena"], path: "Tests/RelayArenaCLITests"),
+        .plugin(
+            name: "RelayArenaGenerate", capability: .buildTool(), dependencies: ["relay-arena"],
+            path: "Plugins/RelayArenaGenerate"),
+        .target(
+            name: "RelayArenaTestSupport", dependencies: ["RelayArena", "RelayArenaCompiler", "RelayArenaWorkloads"],
+            path: "Tests/RelayArenaTestSupport",
+            resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "RelayArenaTests",
+            dependencies: ["RelayArena", "RelayArenaCompiler", "RelayArenaTestSupport", "RelayArenaWorkloads"],
+            path: "Tests/RelayArenaTests",
+            resources: [.copy("Golden")]),
+        .testTarget(
+            name: "RelayArenaCompilerTests", dependencies: ["RelayArenaCompiler", "RelayArenaTestSupport"],
+            path: "Tests/RelayArenaCompilerTests"),
+        .testTarget(
+            name: "RelayArenaViewsTests", dependencies: ["RelayArena", "RelayArenaCompiler", "RelayArenaTestSupport"],
+            path: "Tests/RelayArenaViewsTests"),
+        .testTarget(
+            name: "RelayArenaCLITests", dependencies: ["RelayArenaTestSupport", "RelayArenaWorkloads", "relay-arena"],
+            path: "Tests/RelayArenaCLITests"),
     ],
     swiftLanguageModes: [.v6],
     cLanguageStandard: .gnu11

@@ -16,8 +16,10 @@ struct RelayArenaGenerate: BuildToolPlugin {
         let config = module.directoryURL.appendingPathComponent(Self.configName)
         let schema = try Self.schemaURL(config: config, packageRoot: context.package.directoryURL, target: target.name)
         let files = module.sourceFiles.map(\.url)
-        let documents = files.filter { $0.pathExtension == "graphql" && $0.standardizedFileURL != schema.standardizedFileURL }
-            .sorted { $0.path < $1.path }
+        let documents = files.filter {
+            $0.pathExtension == "graphql" && $0.standardizedFileURL != schema.standardizedFileURL
+        }
+        .sorted { $0.path < $1.path }
         let swiftSources = files.filter { $0.pathExtension == "swift" }.sorted { $0.path < $1.path }
         let output = context.pluginWorkDirectoryURL.appendingPathComponent(Self.outputName)
 
@@ -27,7 +29,8 @@ struct RelayArenaGenerate: BuildToolPlugin {
         arguments += ["--output", context.pluginWorkDirectoryURL.path, "--single-file", Self.outputName]
         return [
             .buildCommand(
-                displayName: "relay-arena generate (\(target.name): \(documents.count) documents, \(swiftSources.count) Swift files)",
+                displayName:
+                    "relay-arena generate (\(target.name): \(documents.count) documents, \(swiftSources.count) Swift files)",
                 executable: try context.tool(named: "relay-arena").url,
                 arguments: arguments,
                 inputFiles: [config, schema] + documents + swiftSources,
@@ -37,10 +40,13 @@ struct RelayArenaGenerate: BuildToolPlugin {
 
     static func schemaURL(config: URL, packageRoot: URL, target: String) throws -> URL {
         guard let data = FileManager.default.contents(atPath: config.path) else {
-            throw PluginError("target \(target): RelayArenaGenerate needs \(config.path) naming the schema, e.g. {\"schema\": \"schema.graphql\"} (relative to the package root)")
+            throw PluginError(
+                "target \(target): RelayArenaGenerate needs \(config.path) naming the schema, e.g. {\"schema\": \"schema.graphql\"} (relative to the package root)"
+            )
         }
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let schema = object["schema"] as? String, !schema.isEmpty else {
+            let schema = object["schema"] as? String, !schema.isEmpty
+        else {
             throw PluginError("\(config.path): expected {\"schema\": \"PATH\"} with PATH relative to the package root")
         }
         return packageRoot.appendingPathComponent(schema)

@@ -10,7 +10,8 @@ struct ArtifactBuilder {
 
     /// What the author wrote, spreads kept, same-type inline fragments merged, nothing added.
     func readerSelections(_ selections: [IRSelection], parentType: String) throws -> [Selection] {
-        let flattened = Flattener(schema: schema, emitTypeDiscriminators: false).flatten(selections, parentType: parentType)
+        let flattened = Flattener(schema: schema, emitTypeDiscriminators: false).flatten(
+            selections, parentType: parentType)
         try FieldConflictCheck(schema: schema).check(flattened, parentType: parentType)
         return try attachingInlineData(emitter.selections(flattened))
     }
@@ -58,10 +59,12 @@ struct ArtifactBuilder {
     }
 
     func operationArtifact(
-        name: String, kind: OperationKind, rootType: String, variables: [IRArgumentDefinition], selections: [IRSelection]
+        name: String, kind: OperationKind, rootType: String, variables: [IRArgumentDefinition],
+        selections: [IRSelection]
     ) throws -> OperationArtifact {
         let normalization = try normalizationIR(selections, rootType: rootType)
-        let text = QueryPrinter(schema: schema).print(kind: kind.rawValue, name: name, variables: variables, selections: normalization)
+        let text = QueryPrinter(schema: schema).print(
+            kind: kind.rawValue, name: name, variables: variables, selections: normalization)
         return OperationArtifact(
             name: name, kind: kind, variables: emitter.variables(variables),
             normalization: emitter.selections(normalization),

@@ -17,19 +17,25 @@ struct ArtifactEmitter {
             let args = written.map { Argument(name: $0.name, value: Self.argumentValue($0.value)) }
             let storageKey = Self.staticStorageKey(name: field.name, args: written)
             guard let inner = field.selections else {
-                return .scalarField(ScalarField(
-                    alias: field.alias, name: field.name, args: args, storageKey: storageKey, shape: Self.valueShape(field)))
+                return .scalarField(
+                    ScalarField(
+                        alias: field.alias, name: field.name, args: args, storageKey: storageKey,
+                        shape: Self.valueShape(field)))
             }
-            return .linkedField(LinkedField(
-                alias: field.alias, name: field.name, args: args, storageKey: storageKey,
-                concreteType: schema.isObject(field.typeName) ? field.typeName : nil,
-                plural: field.plural, selections: selections(inner)))
+            return .linkedField(
+                LinkedField(
+                    alias: field.alias, name: field.name, args: args, storageKey: storageKey,
+                    concreteType: schema.isObject(field.typeName) ? field.typeName : nil,
+                    plural: field.plural, selections: selections(inner)))
         case .inlineFragment(let type, let inner):
-            return .inlineFragment(InlineFragment(type: type, abstractKey: schema.abstractKey(type), selections: selections(inner)))
+            return .inlineFragment(
+                InlineFragment(type: type, abstractKey: schema.abstractKey(type), selections: selections(inner)))
         case .condition(let variable, let passingValue, let inner):
             return .condition(Condition(variable: variable, passingValue: passingValue, selections: selections(inner)))
         case .spread(let name, let args):
-            return .fragmentSpread(FragmentSpread(name: name, args: args.map { Argument(name: $0.name, value: Self.argumentValue($0.value)) }))
+            return .fragmentSpread(
+                FragmentSpread(
+                    name: name, args: args.map { Argument(name: $0.name, value: Self.argumentValue($0.value)) }))
         case .typeDiscriminator(let abstractKey):
             return .typeDiscriminator(abstractKey: abstractKey)
         }
@@ -75,6 +81,8 @@ struct ArtifactEmitter {
     }
 
     func variables(_ definitions: [IRArgumentDefinition]) -> [VariableDefinition] {
-        definitions.map { VariableDefinition(name: $0.name, type: $0.type, defaultValue: $0.defaultValue.map(Self.json)) }
+        definitions.map {
+            VariableDefinition(name: $0.name, type: $0.type, defaultValue: $0.defaultValue.map(Self.json))
+        }
     }
 }

@@ -70,20 +70,27 @@ public struct Compiler: Sendable {
         var fragments: [String: IRFragment] = [:]
         for sourced in definitions {
             guard let fragment = sourced.definition as? FragmentDefinition else { continue }
-            fragments[fragment.name.value] = try Lowering(schema: schemaModel, fallbackFile: sourced.file).fragment(fragment)
+            fragments[fragment.name.value] = try Lowering(schema: schemaModel, fallbackFile: sourced.file).fragment(
+                fragment)
         }
         let refetchQueries = try synthesizeRefetchQueries(definitions, fragments: &fragments)
         var result = CompiledDocuments()
         let builder = ArtifactBuilder(schema: schemaModel, fragments: fragments)
         // In definition order, so the first conflict reported is the first one written.
         for sourced in definitions {
-            guard let definition = sourced.definition as? FragmentDefinition, let fragment = fragments[definition.name.value] else { continue }
+            guard let definition = sourced.definition as? FragmentDefinition,
+                let fragment = fragments[definition.name.value]
+            else { continue }
             result.fragments[fragment.name] = try builder.fragmentArtifact(fragment)
         }
         for sourced in definitions {
-            guard let operation = sourced.definition as? OperationDefinition, let name = operation.name?.value else { continue }
+            guard let operation = sourced.definition as? OperationDefinition, let name = operation.name?.value else {
+                continue
+            }
             guard let rootType = schemaModel.rootTypeName(for: operation.operation) else {
-                throw CompilerError(node: operation, fallbackFile: sourced.file, message: "Schema is not configured for \(operation.operation.rawValue) operations.")
+                throw CompilerError(
+                    node: operation, fallbackFile: sourced.file,
+                    message: "Schema is not configured for \(operation.operation.rawValue) operations.")
             }
             let lowering = Lowering(schema: schemaModel, fallbackFile: sourced.file)
             result.operations[name] = try builder.operationArtifact(
@@ -102,18 +109,25 @@ public struct Compiler: Sendable {
     }
 
     /// One query per `@refetchable` fragment, in definition order; its name may not be taken.
-    private func synthesizeRefetchQueries(_ definitions: [SourcedDefinition], fragments: inout [String: IRFragment]) throws -> [RefetchOperation] {
+    private func synthesizeRefetchQueries(_ definitions: [SourcedDefinition], fragments: inout [String: IRFragment])
+        throws -> [RefetchOperation]
+    {
         var names = Set(definitions.compactMap { ($0.definition as? OperationDefinition)?.name?.value })
         var synthesis = RefetchSynthesis(schema: schemaModel, fragments: fragments)
         var queries: [RefetchOperation] = []
         for sourced in definitions {
             guard let fragment = sourced.definition as? FragmentDefinition,
-                  let (queryName, directive) = try RelayDirectives.refetchable(fragment, file: sourced.file) else { continue }
+                let (queryName, directive) = try RelayDirectives.refetchable(fragment, file: sourced.file)
+            else { continue }
             guard names.insert(queryName).inserted else {
-                throw CompilerError(node: directive, fallbackFile: sourced.file,
-                                    message: "There can be only one operation named \"\(queryName)\" (@refetchable on \(fragment.name.value) synthesizes it).")
+                throw CompilerError(
+                    node: directive, fallbackFile: sourced.file,
+                    message:
+                        "There can be only one operation named \"\(queryName)\" (@refetchable on \(fragment.name.value) synthesizes it)."
+                )
             }
-            queries.append(try synthesis.synthesize(fragment.name.value, queryName: queryName, at: directive, file: sourced.file))
+            queries.append(
+                try synthesis.synthesize(fragment.name.value, queryName: queryName, at: directive, file: sourced.file))
         }
         fragments = synthesis.fragments
         return queries

@@ -50,7 +50,9 @@ extension CompilerError {
             self.init(node: node, fallbackFile: fallbackFile, message: error.message)
         } else if let source = error.source, let position = error.positions.first {
             let (line, column) = lineAndColumn(body: source.body, utf8Offset: position)
-            self.init(file: source.name, line: line, column: column, message: Self.trimSyntaxMessage(error.message, sourceName: source.name))
+            self.init(
+                file: source.name, line: line, column: column,
+                message: Self.trimSyntaxMessage(error.message, sourceName: source.name))
         } else if let location = error.locations.first {
             self.init(file: fallbackFile, line: location.line, column: location.column, message: error.message)
         } else {
@@ -60,11 +62,14 @@ extension CompilerError {
 
     /// "Syntax Error NAME (3:7) Expected Name, found }.\n\n<excerpt>" → "Syntax Error: Expected Name, found }."
     static func trimSyntaxMessage(_ message: String, sourceName: String) -> String {
-        let firstLine = message.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? message
+        let firstLine =
+            message.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)
+            ?? message
         // The file name may itself contain ") ", so skip it before looking for the position's end.
         let prefix = "Syntax Error \(sourceName) ("
         guard firstLine.hasPrefix(prefix),
-            let close = firstLine.range(of: ") ", range: firstLine.index(firstLine.startIndex, offsetBy: prefix.count)..<firstLine.endIndex)
+            let close = firstLine.range(
+                of: ") ", range: firstLine.index(firstLine.startIndex, offsetBy: prefix.count)..<firstLine.endIndex)
         else { return firstLine }
         return "Syntax Error: " + firstLine[close.upperBound...]
     }

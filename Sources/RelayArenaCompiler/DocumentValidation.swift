@@ -16,7 +16,8 @@ enum DocumentValidation {
         for sourced in definitions {
             if let operation = sourced.definition as? OperationDefinition {
                 guard let name = operation.name else {
-                    throw CompilerError(node: operation, fallbackFile: sourced.file, message: "Operations must be named.")
+                    throw CompilerError(
+                        node: operation, fallbackFile: sourced.file, message: "Operations must be named.")
                 }
                 if let first = operations[name.value] {
                     throw duplicate("operation", name, first: first, file: sourced.file)
@@ -31,11 +32,14 @@ enum DocumentValidation {
         }
     }
 
-    private static func duplicate(_ kind: String, _ name: Name, first: any GraphQL.Node, file: String) -> CompilerError {
+    private static func duplicate(_ kind: String, _ name: Name, first: any GraphQL.Node, file: String) -> CompilerError
+    {
         let previous = CompilerError(node: first, fallbackFile: file, message: "")
         return CompilerError(
             node: name, fallbackFile: file,
-            message: "There can be only one \(kind) named \"\(name.value)\" (also defined at \(previous.file):\(previous.line):\(previous.column)).")
+            message:
+                "There can be only one \(kind) named \"\(name.value)\" (also defined at \(previous.file):\(previous.line):\(previous.column))."
+        )
     }
 
     /// Validates all definitions as one document, so spreads across files resolve. Each error is
@@ -114,7 +118,9 @@ private struct IgnorableErrors {
             guard let loc = sourced.definition.loc else { continue }
             // GraphQLSwift's definition `loc` can end early (after the keyword), so a definition is
             // taken to run up to the next definition of the same source.
-            let next = definitions[(offset + 1)...].lazy.compactMap(\.definition.loc).first { $0.source.name == loc.source.name }
+            let next = definitions[(offset + 1)...].lazy.compactMap(\.definition.loc).first {
+                $0.source.name == loc.source.name
+            }
             var scope = Scope(
                 sourceName: loc.source.name, range: loc.start..<(next?.start ?? Int.max),
                 localVariables: [], relayDirectiveVariables: [])
@@ -122,7 +128,9 @@ private struct IgnorableErrors {
                 scope.localVariables = Set(RelayDirectives.argumentDefinitions(fragment).map(\.name))
             } else if let operation = sourced.definition as? OperationDefinition {
                 var reachable: [any Definition] = [operation]
-                reachable += FragmentGraph.reachableFragments(from: operation.selectionSet, in: fragments).map { $0 as any Definition }
+                reachable += FragmentGraph.reachableFragments(from: operation.selectionSet, in: fragments).map {
+                    $0 as any Definition
+                }
                 scope.relayDirectiveVariables = RelayDirectives.variablesUsed(in: reachable)
             }
             scopes.append(scope)
@@ -158,7 +166,9 @@ private struct IgnorableErrors {
 
 /// Which fragments a selection set spreads, transitively.
 enum FragmentGraph {
-    static func reachableFragments(from selectionSet: SelectionSet, in fragments: [String: FragmentDefinition]) -> [FragmentDefinition] {
+    static func reachableFragments(from selectionSet: SelectionSet, in fragments: [String: FragmentDefinition])
+        -> [FragmentDefinition]
+    {
         var seen = Set<String>()
         var result: [FragmentDefinition] = []
         func visit(_ set: SelectionSet?) {

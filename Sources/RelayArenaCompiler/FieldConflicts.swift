@@ -58,8 +58,13 @@ struct FieldConflictCheck {
             return field.name + (args.isEmpty ? "" : "(\(args))")
         }
         let position = second.position ?? first.position
-        var message = "Fields \"\(second.responseKey)\" conflict: \(describe(first)) and \(describe(second)) are different fields."
-        if let earlier = first.position { message += " Use different aliases (first one at \(earlier.file):\(earlier.line):\(earlier.column))." }
-        return CompilerError(file: position?.file ?? "<document>", line: position?.line ?? 1, column: position?.column ?? 1, message: message)
+        var message =
+            "Fields \"\(second.responseKey)\" conflict: \(describe(first)) and \(describe(second)) are different fields."
+        if let earlier = first.position {
+            message += " Use different aliases (first one at \(earlier.file):\(earlier.line):\(earlier.column))."
+        }
+        return CompilerError(
+            file: position?.file ?? "<document>", line: position?.line ?? 1, column: position?.column ?? 1,
+            message: message)
     }
 }

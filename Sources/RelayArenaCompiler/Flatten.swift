@@ -28,7 +28,10 @@ struct Flattener {
             case .inlineFragment(let type, let inner):
                 result.append(.inlineFragment(type: type, selections: flatten(inner, parentType: type)))
             case .condition(let variable, let passingValue, let inner):
-                result.append(.condition(variable: variable, passingValue: passingValue, selections: flatten(inner, parentType: parentType)))
+                result.append(
+                    .condition(
+                        variable: variable, passingValue: passingValue,
+                        selections: flatten(inner, parentType: parentType)))
             case .spread, .typeDiscriminator:
                 result.append(selection)
             }

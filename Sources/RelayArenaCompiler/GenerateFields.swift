@@ -63,6 +63,9 @@ struct FieldGenerator {
     }
 
     private func scalar(_ name: String) -> IRSelection {
-        .field(IRField(alias: nil, name: name, args: [], typeName: name == "id" ? "ID" : "String", plural: false, isCustomScalar: false, selections: nil))
+        .field(
+            IRField(
+                alias: nil, name: name, args: [], typeName: name == "id" ? "ID" : "String", plural: false,
+                isCustomScalar: false, selections: nil))
     }
 }

@@ -21,22 +21,29 @@ struct FragmentInliner {
         case .condition(let variable, let passingValue, let inner):
             switch scope[variable] {
             case nil:
-                return [.condition(variable: variable, passingValue: passingValue, selections: inline(inner, scope: scope))]
+                return [
+                    .condition(variable: variable, passingValue: passingValue, selections: inline(inner, scope: scope))
+                ]
             case .variable(let bound)?:
-                return [.condition(variable: bound, passingValue: passingValue, selections: inline(inner, scope: scope))]
+                return [
+                    .condition(variable: bound, passingValue: passingValue, selections: inline(inner, scope: scope))
+                ]
             case let literal?:
                 // A literal bound to a local condition decides it now, like a literal @include.
                 return literal.isTruthy == passingValue ? inline(inner, scope: scope) : []
             }
         case .spread(let name, let args):
             guard let fragment = fragments[name] else { return [] }
-            let passed = Dictionary(args.map { ($0.name, $0.value.substituting(scope)) }, uniquingKeysWith: { first, _ in first })
+            let passed = Dictionary(
+                args.map { ($0.name, $0.value.substituting(scope)) }, uniquingKeysWith: { first, _ in first })
             var local: [String: IRValue] = [:]
             for definition in fragment.argumentDefinitions {
                 // Neither passed nor defaulted: relay binds null, which drops the argument.
                 local[definition.name] = passed[definition.name] ?? definition.defaultValue ?? .null
             }
-            return [.inlineFragment(type: fragment.typeCondition, selections: inline(fragment.selections, scope: local))]
+            return [
+                .inlineFragment(type: fragment.typeCondition, selections: inline(fragment.selections, scope: local))
+            ]
         case .typeDiscriminator:
             return [selection]
         }

@@ -34,7 +34,9 @@ struct Lowering {
         let name = field.name.value
         guard let shape = schema.field(name, on: parentType) else {
             // Validation accepts the introspection meta fields; relay artifacts have no use for them.
-            throw CompilerError(node: field, fallbackFile: fallbackFile, message: "Field \"\(name)\" on type \"\(parentType)\" is not supported by this compiler.")
+            throw CompilerError(
+                node: field, fallbackFile: fallbackFile,
+                message: "Field \"\(name)\" on type \"\(parentType)\" is not supported by this compiler.")
         }
         var selections: [IRSelection]?
         if let selectionSet = field.selectionSet, !shape.isLeaf {
@@ -42,7 +44,8 @@ struct Lowering {
         }
         return IRField(
             alias: field.alias?.value, name: name, args: ASTConversion.arguments(field.arguments),
-            typeName: shape.typeName, plural: shape.plural, isCustomScalar: shape.isCustomScalar, selections: selections,
+            typeName: shape.typeName, plural: shape.plural, isCustomScalar: shape.isCustomScalar,
+            selections: selections,
             position: position(of: field))
     }
 
@@ -66,13 +69,16 @@ struct Lowering {
             case let variable as GraphQL.Variable:
                 result.append((variable.name.value, passingValue))
             default:
-                throw CompilerError(node: condition, fallbackFile: fallbackFile, message: "Expected a Boolean literal or a variable for @\(name)(if:).")
+                throw CompilerError(
+                    node: condition, fallbackFile: fallbackFile,
+                    message: "Expected a Boolean literal or a variable for @\(name)(if:).")
             }
         }
         return result
     }
 
-    private func wrap(_ selection: IRSelection, in conditions: [(variable: String, passingValue: Bool)]) -> IRSelection {
+    private func wrap(_ selection: IRSelection, in conditions: [(variable: String, passingValue: Bool)]) -> IRSelection
+    {
         conditions.reversed().reduce(selection) { inner, condition in
             .condition(variable: condition.variable, passingValue: condition.passingValue, selections: [inner])
         }

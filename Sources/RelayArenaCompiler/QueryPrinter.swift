@@ -62,7 +62,8 @@ struct QueryPrinter {
         case .string(let string): return StorageKeyFormatter.stringify(.string(string))
         case .variable(let name): return "$\(name)"
         case .list(let items): return "[" + items.map(Self.value).joined(separator: ", ") + "]"
-        case .object(let members): return "{" + members.map { "\($0.key): \(Self.value($0.value))" }.joined(separator: ", ") + "}"
+        case .object(let members):
+            return "{" + members.map { "\($0.key): \(Self.value($0.value))" }.joined(separator: ", ") + "}"
         }
     }
 }

@@ -12,11 +12,15 @@ public struct CompilationResult: Sendable {
 
 extension RelayDirectives {
     /// `@refetchable(queryName: "Q")` → `("Q", the directive)`; `nil` without the directive.
-    static func refetchable(_ fragment: FragmentDefinition, file: String) throws -> (queryName: String, directive: Directive)? {
+    static func refetchable(_ fragment: FragmentDefinition, file: String) throws -> (
+        queryName: String, directive: Directive
+    )? {
         guard let directive = fragment.directives.first(where: { $0.name.value == "refetchable" }) else { return nil }
         guard let value = directive.arguments.first(where: { $0.name.value == "queryName" })?.value as? StringValue,
-              !value.value.isEmpty else {
-            throw CompilerError(node: directive, fallbackFile: file, message: "@refetchable needs a queryName: String argument.")
+            !value.value.isEmpty
+        else {
+            throw CompilerError(
+                node: directive, fallbackFile: file, message: "@refetchable needs a queryName: String argument.")
         }
         return (value.value, directive)
     }
@@ -36,8 +40,12 @@ struct RefetchSynthesis {
     /// Refetchable fragments on Node get `id` added, so the artifacts are built from these.
     var fragments: [String: IRFragment]
 
-    mutating func synthesize(_ name: String, queryName: String, at directive: Directive, file: String) throws -> RefetchOperation {
-        func error(_ message: String) -> CompilerError { CompilerError(node: directive, fallbackFile: file, message: message) }
+    mutating func synthesize(_ name: String, queryName: String, at directive: Directive, file: String) throws
+        -> RefetchOperation
+    {
+        func error(_ message: String) -> CompilerError {
+            CompilerError(node: directive, fallbackFile: file, message: message)
+        }
         guard var fragment = fragments[name] else { throw error("Unknown fragment \"\(name)\".") }
         if fragment.plural { throw error("@refetchable is not supported on plural fragment \"\(name)\".") }
         let type = fragment.typeCondition
@@ -45,20 +53,28 @@ struct RefetchSynthesis {
         let queryFields = try? query?.fields()
         let spread = IRSelection.spread(
             name: name,
-            args: fragment.argumentDefinitions.map { IRArgument(name: $0.name, value: .variable($0.name)) }.sorted { codeUnitLess($0.name, $1.name) })
+            args: fragment.argumentDefinitions.map { IRArgument(name: $0.name, value: .variable($0.name)) }.sorted {
+                codeUnitLess($0.name, $1.name)
+            })
         var variables: [IRArgumentDefinition] = []
         let selections: [IRSelection]
         let path: [String]
         var identifier: String?
         if type == query?.name {
             (selections, path) = ([spread], [])
-        } else if type == "Viewer", let viewer = queryFields?["viewer"], getNamedType(type: viewer.type)?.name == "Viewer" {
-            let field = IRField(alias: nil, name: "viewer", args: [], typeName: "Viewer", plural: false, selections: [spread])
+        } else if type == "Viewer", let viewer = queryFields?["viewer"],
+            getNamedType(type: viewer.type)?.name == "Viewer"
+        {
+            let field = IRField(
+                alias: nil, name: "viewer", args: [], typeName: "Viewer", plural: false, selections: [spread])
             (selections, path) = ([.field(field)], ["viewer"])
         } else if isNodeLike(type), let node = queryFields?["node"], node.args.count == 1,
-                  let idArgument = node.args["id"], Self.typeString(idArgument.type) == "ID!" {
+            let idArgument = node.args["id"], Self.typeString(idArgument.type) == "ID!"
+        {
             if fragment.argumentDefinitions.contains(where: { $0.name == "id" }) {
-                throw error("@refetchable fragment \"\(name)\" cannot declare an argument named \"id\": the refetch query's $id takes the record's id.")
+                throw error(
+                    "@refetchable fragment \"\(name)\" cannot declare an argument named \"id\": the refetch query's $id takes the record's id."
+                )
             }
             addID(to: &fragment)
             variables = [IRArgumentDefinition(name: "id", type: "ID!", defaultValue: nil)]
@@ -67,8 +83,10 @@ struct RefetchSynthesis {
                 typeName: getNamedType(type: node.type)?.name ?? "Node", plural: false, selections: [spread])
             (selections, path, identifier) = ([.field(field)], ["node"], "id")
         } else {
-            throw error("Invalid use of @refetchable on fragment \"\(name)\": only fragments on the Query type, on Viewer, "
-                + "or on Node, a type implementing Node or an abstract type whose members all implement Node (with Query.node(id: ID!)) are supported.")
+            throw error(
+                "Invalid use of @refetchable on fragment \"\(name)\": only fragments on the Query type, on Viewer, "
+                    + "or on Node, a type implementing Node or an abstract type whose members all implement Node (with Query.node(id: ID!)) are supported."
+            )
         }
         variables += fragment.argumentDefinitions
         for global in globalVariables(of: fragment) where !variables.contains(where: { $0.name == global.name }) {
@@ -95,7 +113,8 @@ struct RefetchSynthesis {
             return false
         }
         guard !selected else { return }
-        let id = IRSelection.field(IRField(alias: nil, name: "id", args: [], typeName: "ID", plural: false, selections: nil))
+        let id = IRSelection.field(
+            IRField(alias: nil, name: "id", args: [], typeName: "ID", plural: false, selections: nil))
         if schema.hasIDField(fragment.typeCondition) {
             fragment.selections.append(id)
         } else {
@@ -115,10 +134,14 @@ struct RefetchSynthesis {
         func value(_ v: IRValue, type: String?, local: Set<String>) {
             switch v {
             case .variable(let name) where !local.contains(name): note(name, type)
-            case .list(let items): items.forEach { value($0, type: type.flatMap(Self.listItemType), local: local) }
+            case .list(let items):
+                for item in items { value(item, type: type.flatMap(Self.listItemType), local: local) }
             case .object(let members):
                 for member in members {
-                    value(member.value, type: type.flatMap { inputFieldType(TypeRef(parsing: Substring($0)).namedType, member.key) }, local: local)
+                    value(
+                        member.value,
+                        type: type.flatMap { inputFieldType(TypeRef(parsing: Substring($0)).namedType, member.key) },
+                        local: local)
                 }
             default: break
             }
@@ -127,7 +150,9 @@ struct RefetchSynthesis {
             for selection in selections {
                 switch selection {
                 case .field(let f):
-                    for arg in f.args { value(arg.value, type: argumentType(f.name, on: parent, arg.name), local: local) }
+                    for arg in f.args {
+                        value(arg.value, type: argumentType(f.name, on: parent, arg.name), local: local)
+                    }
                     if let inner = f.selections { walk(inner, parent: f.typeName, local: local) }
                 case .inlineFragment(let type, let inner):
                     walk(inner, parent: type, local: local)
@@ -137,10 +162,14 @@ struct RefetchSynthesis {
                 case .spread(let name, let args):
                     guard let target = fragments[name] else { continue }
                     for arg in args {
-                        value(arg.value, type: target.argumentDefinitions.first { $0.name == arg.name }?.type, local: local)
+                        value(
+                            arg.value, type: target.argumentDefinitions.first { $0.name == arg.name }?.type,
+                            local: local)
                     }
                     if visited.insert(name).inserted {
-                        walk(target.selections, parent: target.typeCondition, local: Set(target.argumentDefinitions.map(\.name)))
+                        walk(
+                            target.selections, parent: target.typeCondition,
+                            local: Set(target.argumentDefinitions.map(\.name)))
                     }
                 case .typeDiscriminator:
                     continue
@@ -159,7 +188,8 @@ struct RefetchSynthesis {
 
     private func inputFieldType(_ inputObject: String, _ field: String) -> String? {
         guard let object = schema.schema.getType(name: inputObject) as? GraphQLInputObjectType,
-              let fields = try? object.fields() else { return nil }
+            let fields = try? object.fields()
+        else { return nil }
         return fields[field].map { Self.typeString($0.type) }
     }
 

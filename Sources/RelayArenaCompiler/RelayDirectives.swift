@@ -68,7 +68,9 @@ enum RelayDirectives {
     static func isPlural(_ fragment: FragmentDefinition) -> Bool {
         fragment.directives.contains { directive in
             directive.name.value == "relay"
-                && directive.arguments.contains { $0.name.value == "plural" && ($0.value as? BooleanValue)?.value == true }
+                && directive.arguments.contains {
+                    $0.name.value == "plural" && ($0.value as? BooleanValue)?.value == true
+                }
         }
     }
 
@@ -79,21 +81,27 @@ enum RelayDirectives {
         func collect(_ value: IRValue) {
             switch value {
             case .variable(let name): names.insert(name)
-            case .list(let items): items.forEach(collect)
-            case .object(let members): members.forEach { collect($0.value) }
+            case .list(let items):
+                for item in items { collect(item) }
+            case .object(let members):
+                for member in members { collect(member.value) }
             default: break
             }
         }
         func visit(_ directives: [Directive]) {
             for directive in directives where relayDirectiveNames.contains(directive.name.value) {
-                directive.arguments.forEach { collect(ASTConversion.value($0.value)) }
+                for argument in directive.arguments { collect(ASTConversion.value(argument.value)) }
             }
         }
         func visit(_ selectionSet: SelectionSet?) {
             for selection in selectionSet?.selections ?? [] {
                 switch selection {
-                case let field as Field: visit(field.directives); visit(field.selectionSet)
-                case let inline as GraphQL.InlineFragment: visit(inline.directives); visit(inline.selectionSet)
+                case let field as Field:
+                    visit(field.directives)
+                    visit(field.selectionSet)
+                case let inline as GraphQL.InlineFragment:
+                    visit(inline.directives)
+                    visit(inline.selectionSet)
                 case let spread as GraphQL.FragmentSpread: visit(spread.directives)
                 default: break
                 }
@@ -101,9 +109,11 @@ enum RelayDirectives {
         }
         for definition in definitions {
             if let operation = definition as? OperationDefinition {
-                visit(operation.directives); visit(operation.selectionSet)
+                visit(operation.directives)
+                visit(operation.selectionSet)
             } else if let fragment = definition as? FragmentDefinition {
-                visit(fragment.directives); visit(fragment.selectionSet)
+                visit(fragment.directives)
+                visit(fragment.selectionSet)
             }
         }
         return names
@@ -120,8 +130,9 @@ extension RelayDirectives {
             guard let fragment = sourced.definition as? FragmentDefinition else { continue }
             for directive in fragment.directives where directive.name.value == "inline" {
                 if let argument = directive.arguments.first {
-                    throw CompilerError(node: argument, fallbackFile: sourced.file,
-                                        message: "Unknown argument \"\(argument.name.value)\" on directive \"@inline\".")
+                    throw CompilerError(
+                        node: argument, fallbackFile: sourced.file,
+                        message: "Unknown argument \"\(argument.name.value)\" on directive \"@inline\".")
                 }
             }
         }

@@ -40,7 +40,8 @@ struct SchemaModel: Sendable {
             case let interface as GraphQLInterfaceType:
                 abstractTypes.insert(name)
                 record(name, try interface.fields())
-                possibleTypes[name] = schema.getPossibleTypes(abstractType: interface).map(\.name).sorted(by: codeUnitLess)
+                possibleTypes[name] = schema.getPossibleTypes(abstractType: interface).map(\.name).sorted(
+                    by: codeUnitLess)
             case let union as GraphQLUnionType:
                 abstractTypes.insert(name)
                 possibleTypes[name] = schema.getPossibleTypes(abstractType: union).map(\.name).sorted(by: codeUnitLess)

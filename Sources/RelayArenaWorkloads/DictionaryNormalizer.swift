@@ -13,7 +13,8 @@ public final class DictionaryRecordSource {
     @discardableResult
     public func commit(response bytes: Data, operation: OperationArtifact, variables: Variables) throws -> Int {
         guard let top = try JSONSerialization.jsonObject(with: bytes) as? [String: Any],
-              let data = top["data"] as? [String: Any] else { throw CocoaError(.coderReadCorrupt) }
+            let data = top["data"] as? [String: Any]
+        else { throw CocoaError(.coderReadCorrupt) }
         var scratch: [String: [String: Any]] = ["client:root": ["__id": "client:root", "__typename": "__Root"]]
         let vars = operation.effectiveVariables(variables)
         normalize(data, selections: operation.normalization, dataID: "client:root", into: &scratch, vars)
@@ -42,8 +43,10 @@ public final class DictionaryRecordSource {
         try JSONSerialization.data(withJSONObject: records, options: [.sortedKeys])
     }
 
-    private func normalize(_ data: [String: Any], selections: [Selection], dataID: String,
-                           into scratch: inout [String: [String: Any]], _ vars: Variables) {
+    private func normalize(
+        _ data: [String: Any], selections: [Selection], dataID: String,
+        into scratch: inout [String: [String: Any]], _ vars: Variables
+    ) {
         for selection in selections {
             switch selection {
             case .scalarField(let f):
@@ -56,7 +59,10 @@ public final class DictionaryRecordSource {
                 } else if f.plural, let items = v as? [Any] {
                     var refs: [Any] = []
                     for (i, item) in items.enumerated() {
-                        guard let object = item as? [String: Any] else { refs.append(NSNull()); continue }
+                        guard let object = item as? [String: Any] else {
+                            refs.append(NSNull())
+                            continue
+                        }
                         let id = (object["id"] as? String) ?? clientID(dataID, key, i)
                         refs.append(id)
                         link(object, f, id, &scratch, vars)
@@ -72,7 +78,9 @@ public final class DictionaryRecordSource {
                     normalize(data, selections: c.selections, dataID: dataID, into: &scratch, vars)
                 }
             case .inlineFragment(let i):
-                if (scratch[dataID]?["__typename"] as? String) == i.type || i.abstractKey.map({ data[$0] != nil }) == true {
+                if (scratch[dataID]?["__typename"] as? String) == i.type
+                    || i.abstractKey.map({ data[$0] != nil }) == true
+                {
                     normalize(data, selections: i.selections, dataID: dataID, into: &scratch, vars)
                 }
             case .typeDiscriminator, .fragmentSpread:
@@ -81,7 +89,10 @@ public final class DictionaryRecordSource {
         }
     }
 
-    private func link(_ object: [String: Any], _ f: LinkedField, _ id: String, _ scratch: inout [String: [String: Any]], _ vars: Variables) {
+    private func link(
+        _ object: [String: Any], _ f: LinkedField, _ id: String, _ scratch: inout [String: [String: Any]],
+        _ vars: Variables
+    ) {
         if scratch[id] == nil {
             scratch[id] = ["__id": id, "__typename": f.concreteType ?? (object["__typename"] as? String ?? "")]
         }

@@ -5,8 +5,11 @@ public enum LongTextWorkload {
     /// One todo whose `text` is `textBytes` of base64-like text.
     public static func response(textBytes: Int) -> [UInt8] {
         let id = TodoListWorkload.userID
-        let head = #"{"data":{"user":{"id":""# + id + #"","totalCount":1,"todos":{"edges":[{"cursor":"YXJyYXljb25uZWN0aW9uOjA=","node":{"id":"VG9kbzow","text":""#
-        let tail = #"","complete":false}}],"pageInfo":{"hasNextPage":false,"hasPreviousPage":false,"startCursor":"YXJyYXljb25uZWN0aW9uOjA=","endCursor":"YXJyYXljb25uZWN0aW9uOjA="}}}}}"#
+        let head =
+            #"{"data":{"user":{"id":""# + id
+            + #"","totalCount":1,"todos":{"edges":[{"cursor":"YXJyYXljb25uZWN0aW9uOjA=","node":{"id":"VG9kbzow","text":""#
+        let tail =
+            #"","complete":false}}],"pageInfo":{"hasNextPage":false,"hasPreviousPage":false,"startCursor":"YXJyYXljb25uZWN0aW9uOjA=","endCursor":"YXJyYXljb25uZWN0aW9uOjA="}}}}}"#
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(head.utf8.count + textBytes + tail.utf8.count)

@@ -14,7 +14,9 @@ public enum TodoListDocuments {
     }
 
     static func url(_ name: String) -> URL {
-        guard let url = url(ifPresent: name) else { fatalError("RelayArenaWorkloads: resource Documents/\(name) missing") }
+        guard let url = url(ifPresent: name) else {
+            fatalError("RelayArenaWorkloads: resource Documents/\(name) missing")
+        }
         return url
     }
 

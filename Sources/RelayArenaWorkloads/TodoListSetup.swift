@@ -11,7 +11,8 @@ public enum TodoListSetup {
         let compiler = try Compiler(schema: GraphQLSourceFile(name: "todo.graphql", text: schema))
         let docs = try compiler.compile([GraphQLSourceFile(name: "todo-list-query.graphql", text: query)])
         guard let operation = docs.operations["TodoListQuery"] else {
-            throw RelayArenaError(code: .unknownOperation, message: "TodoListQuery missing from the workload's documents")
+            throw RelayArenaError(
+                code: .unknownOperation, message: "TodoListQuery missing from the workload's documents")
         }
         return operation
     }

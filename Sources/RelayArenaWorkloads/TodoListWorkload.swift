@@ -47,8 +47,10 @@ public struct TodoListWorkload: Sendable {
 
     public var variablesJSON: String { #"{"first":"# + String(todos) + "}" }
 
-    static let words = ["buy", "milk", "walk", "dog", "write", "report", "call", "mom", "fix", "bike", "read",
-                        "book", "pay", "rent", "clean", "kitchen", "plan", "trip", "water", "plants"]
+    static let words = [
+        "buy", "milk", "walk", "dog", "write", "report", "call", "mom", "fix", "bike", "read",
+        "book", "pay", "rent", "clean", "kitchen", "plan", "trip", "water", "plants",
+    ]
 
     static func base64(_ s: String) -> String {
         let table = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
@@ -56,7 +58,9 @@ public struct TodoListWorkload: Sendable {
         var out: [UInt8] = []
         var i = 0
         while i < bytes.count {
-            let b0 = bytes[i], b1 = i + 1 < bytes.count ? bytes[i + 1] : 0, b2 = i + 2 < bytes.count ? bytes[i + 2] : 0
+            let b0 = bytes[i]
+            let b1 = i + 1 < bytes.count ? bytes[i + 1] : 0
+            let b2 = i + 2 < bytes.count ? bytes[i + 2] : 0
             out.append(table[Int(b0 >> 2)])
             out.append(table[Int((b0 & 3) << 4 | b1 >> 4)])
             out.append(i + 1 < bytes.count ? table[Int((b1 & 15) << 2 | b2 >> 6)] : UInt8(ascii: "="))
@@ -72,10 +76,10 @@ struct SplitMix {
     var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {
-        state &+= 0x9E3779B97F4A7C15
+        state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
-        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
 }

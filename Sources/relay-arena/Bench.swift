@@ -21,7 +21,9 @@ struct Bench: ParsableCommand {
     @Option(help: "Timed repetitions per figure (the best is kept).")
     var repetitions: Int = 5
 
-    @Option(name: .customLong("long-text-mb"), help: "Size of the one long text of the long-token figure, in MB (0: skip it).")
+    @Option(
+        name: .customLong("long-text-mb"),
+        help: "Size of the one long text of the long-token figure, in MB (0: skip it).")
     var longTextMB: Int = 200
 
     func validate() throws {
@@ -63,20 +65,28 @@ struct Bench: ParsableCommand {
 
         // The figures whose ratios matter most are timed round-robin, one of each per round, so
         // that a slow spell of this shared machine hits them all alike; the best round of each is kept.
-        progress("yajl alone, RelayArena ingest, refetch (identical, 10% changed) and JSONDecoder: \(repetitions) rounds, round-robin")
+        progress(
+            "yajl alone, RelayArena ingest, refetch (identical, 10% changed) and JSONDecoder: \(repetitions) rounds, round-robin"
+        )
         let decoderData = Data(first)
-        var yajl = Double.infinity, ingest = Double.infinity, refetchIdentical = Double.infinity
-        var refetch10 = Double.infinity, decoder = Double.infinity
+        var yajl = Double.infinity
+        var ingest = Double.infinity
+        var refetchIdentical = Double.infinity
+        var refetch10 = Double.infinity
+        var decoder = Double.infinity
         var store = RecordStore()
-        var identicalUpdated = 0, changedUpdated = 0
+        var identicalUpdated = 0
+        var changedUpdated = 0
         for _ in 0..<repetitions {
-            yajl = min(yajl, try timed {
-                try first.withUnsafeBytes {
-                    guard Baseline.yajlNoop($0, chunkSize: 64 * 1024) else {
-                        throw RelayArenaError(code: .malformedJSON, message: "generated JSON is invalid")
+            yajl = min(
+                yajl,
+                try timed {
+                    try first.withUnsafeBytes {
+                        guard Baseline.yajlNoop($0, chunkSize: 64 * 1024) else {
+                            throw RelayArenaError(code: .malformedJSON, message: "generated JSON is invalid")
+                        }
                     }
-                }
-            })
+                })
             // Ingest: normalize + publish into an empty store. The last round's store is freed
             // first, before the clock starts, as a batch job that replaces its store would: its
             // teardown is not part of this ingest, and its pages (up to the retained-memory limit)
@@ -88,8 +98,12 @@ struct Bench: ParsableCommand {
             store = fresh
             // Refetches into that store: the identical payload changes nothing, so the store still
             // holds exactly the first response when the 10% variant merges into it.
-            refetchIdentical = min(refetchIdentical, try timed { identicalUpdated = try store.commit(response: first, plan: plan, limits: limits).count })
-            refetch10 = min(refetch10, try timed { changedUpdated = try store.commit(response: changed10, plan: plan, limits: limits).count })
+            refetchIdentical = min(
+                refetchIdentical,
+                try timed { identicalUpdated = try store.commit(response: first, plan: plan, limits: limits).count })
+            refetch10 = min(
+                refetch10,
+                try timed { changedUpdated = try store.commit(response: changed10, plan: plan, limits: limits).count })
             decoder = min(decoder, try timed { _ = try JSONDecoder().decode(TodoListResponse.self, from: decoderData) })
         }
         // Reads and the size are of the first response's store, without the 10% variant's garbage.
@@ -120,7 +134,9 @@ struct Bench: ParsableCommand {
             try source.commit(response: decoderData, operation: operation, variables: ["first": .int(Int64(todos))])
             dictionary = min(dictionary, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
             if source.records.count != store.recordCount {
-                throw RelayArenaError(code: .misuse, message: "comparator disagrees: \(source.records.count) records vs \(store.recordCount)")
+                throw RelayArenaError(
+                    code: .misuse,
+                    message: "comparator disagrees: \(source.records.count) records vs \(store.recordCount)")
             }
         }
 
@@ -164,19 +180,29 @@ struct Bench: ParsableCommand {
             print(out)
             return
         }
-        print("RelayArena quick bench: \(todos) todos, \(first.count) bytes (\(ProcessInfo.processInfo.activeProcessorCount) cores)")
+        print(
+            "RelayArena quick bench: \(todos) todos, \(first.count) bytes (\(ProcessInfo.processInfo.activeProcessorCount) cores)"
+        )
         print(pad("figure", 32) + pad("value", 16) + pad("× yajl no-op", 14) + "× JSONDecoder")
         for row in rows {
             let ratios = row.2.map { (pad(fmt($0 / (mb / yajl)), 14), fmt($0 / (mb / decoder))) } ?? (pad("", 14), "")
             print(pad(row.0, 32) + pad(row.1, 16) + ratios.0 + ratios.1)
         }
-        print("refetch 10% / first ingest: \(fmt(refetch10 / ingest))×; store bytes / input bytes: \(fmt(Double(store.arenaBytes) / Double(first.count)))×")
+        print(
+            "refetch 10% / first ingest: \(fmt(refetch10 / ingest))×; store bytes / input bytes: \(fmt(Double(store.arenaBytes) / Double(first.count)))×"
+        )
         if let peakRSS {
-            print("streaming from a file: peak RSS above the process's own \(peakRSS.baseline / 1_000_000) MB / store bytes: \(fmt(Double(peakRSS.peak - peakRSS.baseline) / Double(store.arenaBytes)))×")
+            print(
+                "streaming from a file: peak RSS above the process's own \(peakRSS.baseline / 1_000_000) MB / store bytes: \(fmt(Double(peakRSS.peak - peakRSS.baseline) / Double(store.arenaBytes)))×"
+            )
         }
         if let long {
-            let memory = long.rssGrowth.map { ", peak RSS growth / text bytes: \(fmt(Double($0) / Double(long.textBytes)))×" } ?? ""
-            print("one \(long.textBytes / 1_000_000) MB text streamed in 64 KiB chunks / yajl over the same bytes in one call: \(fmt(long.seconds / long.yajlSeconds))×\(memory)")
+            let memory =
+                long.rssGrowth.map { ", peak RSS growth / text bytes: \(fmt(Double($0) / Double(long.textBytes)))×" }
+                ?? ""
+            print(
+                "one \(long.textBytes / 1_000_000) MB text streamed in 64 KiB chunks / yajl over the same bytes in one call: \(fmt(long.seconds / long.yajlSeconds))×\(memory)"
+            )
         }
     }
 
@@ -189,29 +215,35 @@ struct Bench: ParsableCommand {
         let response = LongTextWorkload.response(textBytes: textBytes)
         let plan = try NormalizationPlan(operation: try TodoListSetup.operation(), variables: ["first": .int(1)])
         let limits = NormalizationLimits(maxBytes: UInt64(response.count))
-        var seconds = Double.infinity, yajlSeconds = Double.infinity
+        var seconds = Double.infinity
+        var yajlSeconds = Double.infinity
         for _ in 0..<repetitions {
-            seconds = min(seconds, try timed {
-                let normalizer = try ResponseNormalizer(plan: plan, limits: limits)
-                try response.withUnsafeBytes { all in
-                    var at = 0
-                    while at < all.count {
-                        let end = min(at + 64 * 1024, all.count)
-                        try normalizer.feed(UnsafeRawBufferPointer(rebasing: all[at..<end]))
-                        at = end
+            seconds = min(
+                seconds,
+                try timed {
+                    let normalizer = try ResponseNormalizer(plan: plan, limits: limits)
+                    try response.withUnsafeBytes { all in
+                        var at = 0
+                        while at < all.count {
+                            let end = min(at + 64 * 1024, all.count)
+                            try normalizer.feed(UnsafeRawBufferPointer(rebasing: all[at..<end]))
+                            at = end
+                        }
                     }
-                }
-                guard try RecordStore().publish(normalizer.finish()).count == 6 else {
-                    throw RelayArenaError(code: .misuse, message: "the long-text response did not make its six records")
-                }
-            })
-            yajlSeconds = min(yajlSeconds, try timed {
-                try response.withUnsafeBytes {
-                    guard Baseline.yajlNoop($0, chunkSize: 0) else {
-                        throw RelayArenaError(code: .malformedJSON, message: "the long-text response is invalid")
+                    guard try RecordStore().publish(normalizer.finish()).count == 6 else {
+                        throw RelayArenaError(
+                            code: .misuse, message: "the long-text response did not make its six records")
                     }
-                }
-            })
+                })
+            yajlSeconds = min(
+                yajlSeconds,
+                try timed {
+                    try response.withUnsafeBytes {
+                        guard Baseline.yajlNoop($0, chunkSize: 0) else {
+                            throw RelayArenaError(code: .malformedJSON, message: "the long-text response is invalid")
+                        }
+                    }
+                })
         }
         let growth = try childPeakRSS(response, variables: #"{"first":1}"#).map { max(0, $0.peak - $0.baseline) }
         return (textBytes, seconds, yajlSeconds, growth)
@@ -227,9 +259,12 @@ struct Bench: ParsableCommand {
         try store.withSnapshot { s in
             // Todo:1 as in Reads.swift; Todo:0 when the list holds a single todo.
             let ids = ["VG9kbzox", "VG9kbzow"]
-            guard let todo = ids.lazy.compactMap({ id -> RecordRef? in
-                      if case .record(let r) = s.record(id) { return r } else { return nil } }).first,
-                  let key = s.symbol("text"), case .string(let text)? = s.field(todo, key) else {
+            guard
+                let todo = ids.lazy.compactMap({ id -> RecordRef? in
+                    if case .record(let r) = s.record(id) { return r } else { return nil }
+                }).first,
+                let key = s.symbol("text"), case .string(let text)? = s.field(todo, key)
+            else {
                 throw RelayArenaError(code: .misuse, message: "the store holds no todo with a text to read")
             }
             let expected = Self.fieldReads &* text.count
@@ -247,14 +282,16 @@ struct Bench: ParsableCommand {
                 let checksum = loop()
                 bestSeconds = min(bestSeconds, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
                 guard checksum == expected else {
-                    throw RelayArenaError(code: .misuse, message: "field reads summed \(checksum) bytes, expected \(expected)")
+                    throw RelayArenaError(
+                        code: .misuse, message: "field reads summed \(checksum) bytes, expected \(expected)")
                 }
             }
             let before = ra_process_allocations()
             let checksum = loop()
             let allocations = before < 0 ? nil : Int(ra_process_allocations() - before)
             guard checksum == expected else {
-                throw RelayArenaError(code: .misuse, message: "field reads summed \(checksum) bytes, expected \(expected)")
+                throw RelayArenaError(
+                    code: .misuse, message: "field reads summed \(checksum) bytes, expected \(expected)")
             }
             return (bestSeconds * 1e9 / Double(Self.fieldReads), allocations)
         }
@@ -274,7 +311,8 @@ struct Bench: ParsableCommand {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("relay-arena-bench-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let schema = TodoListDocuments.schemaURL, query = TodoListDocuments.queryURL
+        let schema = TodoListDocuments.schemaURL
+        let query = TodoListDocuments.queryURL
         let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         func normalize(_ name: String, _ bytes: [UInt8], _ variables: String) throws -> Int? {
             let file = dir.appendingPathComponent("response-\(name).json")
@@ -283,16 +321,19 @@ struct Bench: ParsableCommand {
             _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
             let child = Process()
             child.executableURL = exe
-            child.arguments = ["normalize", "--schema", schema.path, "--document", query.path,
-                               "--variables", variables, "--max-bytes", String(max(bytes.count, 1)), "--quiet",
-                               "--print-peak-rss", file.path]
+            child.arguments = [
+                "normalize", "--schema", schema.path, "--document", query.path,
+                "--variables", variables, "--max-bytes", String(max(bytes.count, 1)), "--quiet",
+                "--print-peak-rss", file.path,
+            ]
             child.standardError = try FileHandle(forWritingTo: errURL)
             try child.run()
             child.waitUntilExit()
             let text = (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
             guard child.terminationStatus == 0,
-                  let line = text.split(separator: "\n").first(where: { $0.hasPrefix("peak_rss_bytes: ") }),
-                  let bytes = Int(line.dropFirst("peak_rss_bytes: ".count)), bytes > 0 else { return nil }
+                let line = text.split(separator: "\n").first(where: { $0.hasPrefix("peak_rss_bytes: ") }),
+                let bytes = Int(line.dropFirst("peak_rss_bytes: ".count)), bytes > 0
+            else { return nil }
             return bytes
         }
         guard let baseline = try normalize("baseline", TodoListWorkload(todos: 1).response(), #"{"first":1}"#),
@@ -302,6 +343,7 @@ struct Bench: ParsableCommand {
     }
 
     func fmt(_ d: Double) -> String { String(format: d >= 100 ? "%.1f" : "%.4g", d) }
-    func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s + " " : s + String(repeating: " ", count: n - s.count) }
+    func pad(_ s: String, _ n: Int) -> String {
+        s.count >= n ? s + " " : s + String(repeating: " ", count: n - s.count)
+    }
 }
-

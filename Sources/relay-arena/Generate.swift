@@ -15,17 +15,24 @@ struct Generate: ParsableCommand {
     @Option(help: "A GraphQL document; repeat for several files.")
     var document: [String] = []
 
-    @Option(name: .customLong("swift-sources"), help: "A directory searched recursively for graphql(\"\"\"…\"\"\") literals in .swift files; repeatable.")
+    @Option(
+        name: .customLong("swift-sources"),
+        help: "A directory searched recursively for graphql(\"\"\"…\"\"\") literals in .swift files; repeatable.")
     var swiftSources: [String] = []
 
-    @Option(name: .customLong("swift-file"), help: "A .swift file searched for graphql(\"\"\"…\"\"\") literals; repeatable.")
+    @Option(
+        name: .customLong("swift-file"), help: "A .swift file searched for graphql(\"\"\"…\"\"\") literals; repeatable."
+    )
     var swiftFile: [String] = []
 
     @Option(help: "The directory to write the generated files to (created if needed).")
     var output: String
 
-    @Option(name: .customLong("single-file"),
-            help: "Write everything into this one file in --output (what a SwiftPM build command declares); written even when there is nothing to generate.")
+    @Option(
+        name: .customLong("single-file"),
+        help:
+            "Write everything into this one file in --output (what a SwiftPM build command declares); written even when there is nothing to generate."
+    )
     var singleFile: String?
 
     func run() throws {
@@ -39,7 +46,8 @@ struct Generate: ParsableCommand {
         var files = try SwiftGenerator(compiler: compiler).generate(documents)
         if let singleFile {
             guard !singleFile.isEmpty, !singleFile.contains("/") else {
-                throw RelayArenaError(code: .misuse, message: "--single-file takes a file name, not a path: \(singleFile)")
+                throw RelayArenaError(
+                    code: .misuse, message: "--single-file takes a file name, not a path: \(singleFile)")
             }
             files = [SwiftGenerator.combine(files, name: singleFile)]
         }
@@ -57,7 +65,8 @@ struct Generate: ParsableCommand {
     private func swiftFiles(under directory: String) throws -> [String] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue,
-              let enumerator = FileManager.default.enumerator(atPath: directory) else {
+            let enumerator = FileManager.default.enumerator(atPath: directory)
+        else {
             throw RelayArenaError(code: .io, message: "cannot read directory \(directory)")
         }
         var paths: [String] = []

@@ -5,7 +5,8 @@ import RelayArena
 
 struct Normalize: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Normalize a response into a store (new, or loaded with --store) and print the store as relay toJSON JSON.")
+        abstract:
+            "Normalize a response into a store (new, or loaded with --store) and print the store as relay toJSON JSON.")
 
     @OptionGroup var documents: DocumentOptions
 
@@ -39,7 +40,8 @@ struct Normalize: ParsableCommand {
         let plan = try NormalizationPlan(operation: operation, variables: variables)
         let target = try store.map { try RecordStore(relayJSON: readBytes($0)) } ?? RecordStore()
         let limits = NormalizationLimits(maxBytes: maxBytes)
-        let updated = response == "-"
+        let updated =
+            response == "-"
             ? try target.commit(handle: .standardInput, plan: plan, rootID: rootID, limits: limits)
             : try target.commit(fileAt: response, plan: plan, rootID: rootID, limits: limits)
         if printPeakRSS { FileHandle.standardError.write(Data("peak_rss_bytes: \(ownPeakRSS())\n".utf8)) }
@@ -63,7 +65,8 @@ struct Normalize: ParsableCommand {
 /// getrusage, not inherited from a parent through vfork and exec). 0 when unavailable.
 func ownPeakRSS() -> Int {
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-          let kb = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") else { return 0 }
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+        let kb = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+    else { return 0 }
     return kb * 1024
 }

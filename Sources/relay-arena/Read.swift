@@ -26,7 +26,8 @@ struct Read: ParsableCommand {
         if fragment == operation.name {
             result = source.read(operation: operation, variables: variables, dataID: id)
         } else if let artifact = docs.fragments[fragment] {
-            result = source.read(fragment: artifact, dataID: id, variables: operation.effectiveVariables(variables), owner: owner)
+            result = source.read(
+                fragment: artifact, dataID: id, variables: operation.effectiveVariables(variables), owner: owner)
         } else {
             throw RelayArenaError(code: .unknownFragment, message: "no fragment or operation named `\(fragment)`")
         }

@@ -62,13 +62,15 @@ struct DocumentOptions: ParsableArguments {
         let op: OperationArtifact
         if let operation {
             guard let found = docs.operations[operation] else {
-                throw RelayArenaError(code: .unknownOperation, message: "no operation named `\(operation)` in the documents")
+                throw RelayArenaError(
+                    code: .unknownOperation, message: "no operation named `\(operation)` in the documents")
             }
             op = found
         } else {
             guard docs.operations.count == 1, let only = docs.operations.values.first else {
-                throw RelayArenaError(code: .unknownOperation,
-                                      message: "the documents hold \(docs.operations.count) operations: name one with --operation")
+                throw RelayArenaError(
+                    code: .unknownOperation,
+                    message: "the documents hold \(docs.operations.count) operations: name one with --operation")
             }
             op = only
         }

@@ -11,7 +11,9 @@ struct Workload: ParsableCommand {
     @Option(help: "Number of todos the query asks for ($first).")
     var todos: Int = 1000
 
-    @Option(name: .customLong("changed-percent"), help: "Percent of todos with a changed text and complete flag (a refetch variant).")
+    @Option(
+        name: .customLong("changed-percent"),
+        help: "Percent of todos with a changed text and complete flag (a refetch variant).")
     var changedPercent: Int = 0
 
     @Option(help: "Number of todos actually returned (shrunk or grown list); defaults to --todos.")

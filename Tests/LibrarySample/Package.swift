@@ -10,7 +10,8 @@ import PackageDescription
 let root = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent().deletingLastPathComponent()
 let versioned = Context.environment["RELAY_ARENA_SAMPLE_URL"]
 let relayArena = versioned.map { URL(string: $0)!.lastPathComponent } ?? root.lastPathComponent
-let dependency: Package.Dependency = versioned.map { .package(url: $0, exact: "1.0.0", traits: []) }
+let dependency: Package.Dependency =
+    versioned.map { .package(url: $0, exact: "1.0.0", traits: []) }
     ?? .package(path: root.path, traits: [])
 
 let package = Package(
@@ -20,7 +21,7 @@ let package = Package(
         .executableTarget(
             name: "LibrarySample",
             dependencies: [.product(name: "RelayArena", package: relayArena)]
-        ),
+        )
     ],
     swiftLanguageModes: [.v6]
 )

@@ -21,7 +21,7 @@ let package = Package(
             name: "PluginSample",
             dependencies: [.product(name: "RelayArena", package: relayArena)],
             plugins: [.plugin(name: "RelayArenaGenerate", package: relayArena)]
-        ),
+        )
     ],
     swiftLanguageModes: [.v6]
 )

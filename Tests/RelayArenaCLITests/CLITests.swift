@@ -38,18 +38,22 @@ final class CLITests: XCTestCase {
         // root, user, connection, 3 edges, 3 todos, pageInfo
         XCTAssertEqual(records.count, 10)
         let conn = "client:VXNlcjptZQ==:todos(first:3)"
-        XCTAssertEqual(records.first { $0.key == "client:root" }?.value.stableJSON,
-                       #"{"__id":"client:root","__typename":"__Root","user(id:\"me\")":{"__ref":"VXNlcjptZQ=="}}"#)
+        XCTAssertEqual(
+            records.first { $0.key == "client:root" }?.value.stableJSON,
+            #"{"__id":"client:root","__typename":"__Root","user(id:\"me\")":{"__ref":"VXNlcjptZQ=="}}"#)
         XCTAssertNotNil(records.first { $0.key == conn + ":edges:2" })
-        XCTAssertEqual(records.first { $0.key == "VXNlcjptZQ==" }?.value.stableJSON,
-                       #"{"__id":"VXNlcjptZQ==","__typename":"User","id":"VXNlcjptZQ==","todos(first:3)":{"__ref":"\#(conn)"},"totalCount":3}"#)
+        XCTAssertEqual(
+            records.first { $0.key == "VXNlcjptZQ==" }?.value.stableJSON,
+            #"{"__id":"VXNlcjptZQ==","__typename":"User","id":"VXNlcjptZQ==","todos(first:3)":{"__ref":"\#(conn)"},"totalCount":3}"#
+        )
     }
 
     func testStdinStoreRoundTripAndUpdatedIDs() throws {
         let bytes = TodoListWorkload(todos: 3).response()
         let storePath = dir.appendingPathComponent("store.json").path
         let idsPath = dir.appendingPathComponent("ids.json").path
-        let first = try CLI.run(normalizeArgs("-", ["--write-store", storePath, "--updated-ids", idsPath]), stdin: bytes)
+        let first = try CLI.run(
+            normalizeArgs("-", ["--write-store", storePath, "--updated-ids", idsPath]), stdin: bytes)
         XCTAssertEqual(first.status, 0, first.stderr)
         XCTAssertTrue(first.stdout.isEmpty, "--write-store writes nothing to stdout")
         let ids = try JSONCompare.parse(Data(contentsOf: URL(fileURLWithPath: idsPath)))
@@ -57,7 +61,9 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(firstIDs.count, 10, "every record is new, the root changed")
 
         // The same response again, into the stored store: nothing changes.
-        let again = try CLI.run(normalizeArgs("-", ["--store", storePath, "--write-store", storePath, "--updated-ids", idsPath]), stdin: bytes)
+        let again = try CLI.run(
+            normalizeArgs("-", ["--store", storePath, "--write-store", storePath, "--updated-ids", idsPath]),
+            stdin: bytes)
         XCTAssertEqual(again.status, 0, again.stderr)
         XCTAssertEqual(try String(contentsOfFile: idsPath, encoding: .utf8), "[]\n")
 
@@ -66,7 +72,8 @@ final class CLITests: XCTestCase {
         let third = try CLI.run(normalizeArgs("-", ["--store", storePath, "--quiet"]), stdin: Array(changed.utf8))
         XCTAssertEqual(third.status, 0, third.stderr)
         XCTAssertTrue(third.stdout.isEmpty, "--quiet prints nothing")
-        let fourth = try CLI.run(normalizeArgs("-", ["--store", storePath, "--updated-ids", idsPath]), stdin: Array(changed.utf8))
+        let fourth = try CLI.run(
+            normalizeArgs("-", ["--store", storePath, "--updated-ids", idsPath]), stdin: Array(changed.utf8))
         XCTAssertEqual(fourth.status, 0, fourth.stderr)
         XCTAssertEqual(try String(contentsOfFile: idsPath, encoding: .utf8), #"["VG9kbzox"]"# + "\n")
     }
@@ -93,7 +100,8 @@ final class CLITests: XCTestCase {
         let bad = try write("bad-id.json", Array(#"{"a":{"__id":"b","__typename":"T"}}"#.utf8))
         let refused = try CLI.run(normalizeArgs("-", ["--store", bad, "--write-store", bad]), stdin: response)
         XCTAssertEqual(refused.status, 1)
-        XCTAssertTrue(refused.stderr.contains("record `a` has `__id` `b`: a record's `__id` must be its key"), refused.stderr)
+        XCTAssertTrue(
+            refused.stderr.contains("record `a` has `__id` `b`: a record's `__id` must be its key"), refused.stderr)
         XCTAssertEqual(try String(contentsOfFile: bad, encoding: .utf8), #"{"a":{"__id":"b","__typename":"T"}}"#)
     }
 
@@ -106,16 +114,19 @@ final class CLITests: XCTestCase {
 
         let truncated = Array(TodoListWorkload(todos: 3).response().dropLast(7))
         let bad = try write("bad.json", truncated)
-        let r = try CLI.run(normalizeArgs(bad, ["--store", storePath, "--write-store", storePath, "--updated-ids", idsPath]))
+        let r = try CLI.run(
+            normalizeArgs(bad, ["--store", storePath, "--write-store", storePath, "--updated-ids", idsPath]))
         XCTAssertEqual(r.status, 1)
         XCTAssertTrue(r.stdout.isEmpty)
         XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
         XCTAssertTrue(r.stderr.contains("malformed JSON"), r.stderr)
         XCTAssertTrue(r.stderr.contains("byte "), "says where: \(r.stderr)")
-        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: storePath)), storeBefore, "the store file is untouched")
+        XCTAssertEqual(
+            try Data(contentsOf: URL(fileURLWithPath: storePath)), storeBefore, "the store file is untouched")
         XCTAssertFalse(FileManager.default.fileExists(atPath: idsPath))
 
-        let shape = try write("shape.json", Array(#"{"data":{"user":{"id":"u","totalCount":1,"todos":{"edges":{"cursor":"c"}}}}}"#.utf8))
+        let shape = try write(
+            "shape.json", Array(#"{"data":{"user":{"id":"u","totalCount":1,"todos":{"edges":{"cursor":"c"}}}}}"#.utf8))
         let s = try CLI.run(normalizeArgs(shape))
         XCTAssertEqual(s.status, 1)
         XCTAssertTrue(s.stderr.contains("Expected data for field `edges` to be an array of objects"), s.stderr)
@@ -140,10 +151,20 @@ final class CLITests: XCTestCase {
     }
 
     func testRootIDForMutations() throws {
-        let doc = try write("m.graphql", Array(#"mutation AddTodo($input: AddTodoInput!) { addTodo(input: $input) { clientMutationId todoEdge { cursor node { id text } } } }"#.utf8))
-        let response = try write("m.json", Array(#"{"data":{"addTodo":{"clientMutationId":"c1","todoEdge":{"cursor":"x","node":{"id":"T9","text":"Milk"}}}}}"#.utf8))
-        let r = try CLI.run(["normalize", "--schema", schema, "--document", doc, "--root-id", "client:local:0",
-                             "--variables", #"{"input":{"userId":"me","text":"Milk","clientMutationId":"c1"}}"#, response])
+        let doc = try write(
+            "m.graphql",
+            Array(
+                #"mutation AddTodo($input: AddTodoInput!) { addTodo(input: $input) { clientMutationId todoEdge { cursor node { id text } } } }"#
+                    .utf8))
+        let response = try write(
+            "m.json",
+            Array(
+                #"{"data":{"addTodo":{"clientMutationId":"c1","todoEdge":{"cursor":"x","node":{"id":"T9","text":"Milk"}}}}}"#
+                    .utf8))
+        let r = try CLI.run([
+            "normalize", "--schema", schema, "--document", doc, "--root-id", "client:local:0",
+            "--variables", #"{"input":{"userId":"me","text":"Milk","clientMutationId":"c1"}}"#, response,
+        ])
         XCTAssertEqual(r.status, 0, r.stderr)
         let key = #"client:local:0:addTodo(input:{"clientMutationId":"c1","text":"Milk","userId":"me"})"#
         guard case .object(let records) = try JSONCompare.parse(r.stdout) else { return XCTFail() }
@@ -151,31 +172,49 @@ final class CLITests: XCTestCase {
     }
 
     func testReadPrintsMaskedDataWithPointers() throws {
-        let doc = try write("q.graphql", Array("""
-            query ListQuery { user(id: "me") { id todos(first: 2) { edges { node { id ...Item_todo } } } } }
-            fragment Item_todo on Todo { text complete }
-            """.utf8))
+        let doc = try write(
+            "q.graphql",
+            Array(
+                """
+                query ListQuery { user(id: "me") { id todos(first: 2) { edges { node { id ...Item_todo } } } } }
+                fragment Item_todo on Todo { text complete }
+                """.utf8))
         let response = try write("r.json", TodoListWorkload(todos: 2).response())
         let storePath = dir.appendingPathComponent("s.json").path
         let n = try CLI.run(["normalize", "--schema", schema, "--document", doc, "--write-store", storePath, response])
         XCTAssertEqual(n.status, 0, n.stderr)
-        let list = try CLI.run(["read", "--schema", schema, "--document", doc, "--operation", "ListQuery", "--store", storePath,
-                                "--fragment", "ListQuery", "--id", "client:root"])
+        let list = try CLI.run([
+            "read", "--schema", schema, "--document", doc, "--operation", "ListQuery", "--store", storePath,
+            "--fragment", "ListQuery", "--id", "client:root",
+        ])
         XCTAssertEqual(list.status, 0, list.stderr)
         let listJSON = try JSONCompare.parse(list.stdout)
-        let node = #"{"id":"VG9kbzow","__id":"VG9kbzow","__fragments":{"Item_todo":{}},"__fragmentOwner":{"name":"ListQuery","variables":{}}}"#
-        XCTAssertNil(JSONCompare.difference(listJSON, try JSONCompare.parse(Array(
-            (#"{"data":{"user":{"id":"VXNlcjptZQ==","todos":{"edges":[{"node":"# + node + #"},{"node":{"id":"VG9kbzox","__id":"VG9kbzox","__fragments":{"Item_todo":{}},"__fragmentOwner":{"name":"ListQuery","variables":{}}}}]}}},"isMissingData":false}"#).utf8))))
-        let item = try CLI.run(["read", "--schema", schema, "--document", doc, "--operation", "ListQuery", "--store", storePath,
-                                "--fragment", "Item_todo", "--id", "VG9kbzow"])
+        let node =
+            #"{"id":"VG9kbzow","__id":"VG9kbzow","__fragments":{"Item_todo":{}},"__fragmentOwner":{"name":"ListQuery","variables":{}}}"#
+        XCTAssertNil(
+            JSONCompare.difference(
+                listJSON,
+                try JSONCompare.parse(
+                    Array(
+                        (#"{"data":{"user":{"id":"VXNlcjptZQ==","todos":{"edges":[{"node":"# + node
+                            + #"},{"node":{"id":"VG9kbzox","__id":"VG9kbzox","__fragments":{"Item_todo":{}},"__fragmentOwner":{"name":"ListQuery","variables":{}}}}]}}},"isMissingData":false}"#)
+                            .utf8))))
+        let item = try CLI.run([
+            "read", "--schema", schema, "--document", doc, "--operation", "ListQuery", "--store", storePath,
+            "--fragment", "Item_todo", "--id", "VG9kbzow",
+        ])
         XCTAssertEqual(item.status, 0, item.stderr)
-        guard case .object(let top) = try JSONCompare.parse(item.stdout), case .object(let data)? = top.first(where: { $0.key == "data" })?.value else {
+        guard case .object(let top) = try JSONCompare.parse(item.stdout),
+            case .object(let data)? = top.first(where: { $0.key == "data" })?.value
+        else {
             return XCTFail(item.stdoutText)
         }
         XCTAssertEqual(Set(data.map(\.key)), ["text", "complete"], "the item view sees exactly its fields")
         XCTAssertTrue(item.stdoutText.hasPrefix(#"{"data":{"text":"#), "selection order: \(item.stdoutText)")
-        let unknown = try CLI.run(["read", "--schema", schema, "--document", doc, "--operation", "ListQuery", "--store", storePath,
-                                   "--fragment", "Item_todo", "--id", "nope"])
+        let unknown = try CLI.run([
+            "read", "--schema", schema, "--document", doc, "--operation", "ListQuery", "--store", storePath,
+            "--fragment", "Item_todo", "--id", "nope",
+        ])
         XCTAssertEqual(unknown.status, 0)
         XCTAssertEqual(unknown.stdoutText, #"{"data":null,"isMissingData":true}"# + "\n")
     }
@@ -183,23 +222,30 @@ final class CLITests: XCTestCase {
     func testReadPrintsInlineDataOfInlineFragments() throws {
         // relay's readInlineData: an @inline spread's data is read with the parent, into
         // __fragments, with no __fragmentOwner for it.
-        let doc = try write("q.graphql", Array("""
-            query InlineQuery { user(id: "me") { todos(first: 2) { edges { node { ...Item_inline } } } } }
-            fragment Item_inline on Todo @inline { text complete }
-            """.utf8))
+        let doc = try write(
+            "q.graphql",
+            Array(
+                """
+                query InlineQuery { user(id: "me") { todos(first: 2) { edges { node { ...Item_inline } } } } }
+                fragment Item_inline on Todo @inline { text complete }
+                """.utf8))
         let response = try write("r.json", TodoListWorkload(todos: 2).response())
         let storePath = dir.appendingPathComponent("s.json").path
         let n = try CLI.run(["normalize", "--schema", schema, "--document", doc, "--write-store", storePath, response])
         XCTAssertEqual(n.status, 0, n.stderr)
-        let read = try CLI.run(["read", "--schema", schema, "--document", doc, "--store", storePath,
-                                "--fragment", "InlineQuery", "--id", "client:root"])
+        let read = try CLI.run([
+            "read", "--schema", schema, "--document", doc, "--store", storePath,
+            "--fragment", "InlineQuery", "--id", "client:root",
+        ])
         XCTAssertEqual(read.status, 0, read.stderr)
         func node(_ id: String, _ text: String, _ complete: Bool) -> String {
             #"{"node":{"__id":"\#(id)","__fragments":{"Item_inline":{"text":"\#(text)","complete":\#(complete)}}}}"#
         }
-        XCTAssertEqual(read.stdoutText, #"{"data":{"user":{"todos":{"edges":["#
-            + node("VG9kbzow", "pay the report #0", false) + "," + node("VG9kbzox", "trip the rent #1", false)
-            + #"]}}},"isMissingData":false}"# + "\n")
+        XCTAssertEqual(
+            read.stdoutText,
+            #"{"data":{"user":{"todos":{"edges":["#
+                + node("VG9kbzow", "pay the report #0", false) + "," + node("VG9kbzox", "trip the rent #1", false)
+                + #"]}}},"isMissingData":false}"# + "\n")
     }
 
     func testQuickBenchPrintsJSONWithTheAgreedKeys() throws {
@@ -207,10 +253,12 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
         guard case .object(let m) = try JSONCompare.parse(r.stdout) else { return XCTFail(r.stdoutText) }
         let keys = Set(m.map(\.key))
-        for key in ["todos", "input_bytes", "ingest_seconds", "ingest_mb_per_s", "yajl_noop_mb_per_s", "jsondecoder_mb_per_s",
-                    "jsonserialization_mb_per_s", "refetch_identical_seconds", "refetch_10pct_seconds",
-                    "refetch_identical_updated_ids", "store_bytes", "read_ns_per_field", "read_allocations",
-                    "read_todos_seconds", "read_todos_allocations"] {
+        for key in [
+            "todos", "input_bytes", "ingest_seconds", "ingest_mb_per_s", "yajl_noop_mb_per_s", "jsondecoder_mb_per_s",
+            "jsonserialization_mb_per_s", "refetch_identical_seconds", "refetch_10pct_seconds",
+            "refetch_identical_updated_ids", "store_bytes", "read_ns_per_field", "read_allocations",
+            "read_todos_seconds", "read_todos_allocations",
+        ] {
             XCTAssertTrue(keys.contains(key), "missing \(key)")
         }
         XCTAssertEqual(m.first { $0.key == "refetch_identical_updated_ids" }?.value, .int(0))

@@ -14,10 +14,12 @@ final class CompilerErrorTests: XCTestCase {
     }
 
     func testSyntaxError() throws {
-        let error = try TestCompiler.error("todo.graphql", [
-            file("ok.graphql", "query A { viewer { locale } }"),
-            file("bad.graphql", "query Q {\n  user(id: \"me\") { name ) }\n}\n"),
-        ])
+        let error = try TestCompiler.error(
+            "todo.graphql",
+            [
+                file("ok.graphql", "query A { viewer { locale } }"),
+                file("bad.graphql", "query Q {\n  user(id: \"me\") { name ) }\n}\n"),
+            ])
         XCTAssertEqual(error.file, "bad.graphql")
         XCTAssertEqual(error.line, 2)
         XCTAssertEqual(error.column, 25)
@@ -26,18 +28,24 @@ final class CompilerErrorTests: XCTestCase {
     }
 
     func testUnknownFieldInSecondFile() throws {
-        let error = try TestCompiler.error("todo.graphql", [
-            file("query.graphql", "query Q {\n  user(id: \"me\") { ...UserBits }\n}\n"),
-            file("fragments.graphql", "# bits\nfragment UserBits on User {\n  name\n    nope\n}\n"),
-        ])
-        XCTAssertEqual(error.description, #"fragments.graphql:4:5: error: Cannot query field "nope" on type "User". Did you mean "name"?"#)
+        let error = try TestCompiler.error(
+            "todo.graphql",
+            [
+                file("query.graphql", "query Q {\n  user(id: \"me\") { ...UserBits }\n}\n"),
+                file("fragments.graphql", "# bits\nfragment UserBits on User {\n  name\n    nope\n}\n"),
+            ])
+        XCTAssertEqual(
+            error.description,
+            #"fragments.graphql:4:5: error: Cannot query field "nope" on type "User". Did you mean "name"?"#)
     }
 
     func testUnknownFragment() throws {
-        let error = try TestCompiler.error("todo.graphql", [
-            file("a.graphql", "fragment UserName on User { name }"),
-            file("b.graphql", "query Q {\n  user(id: \"me\") {\n    ...UserName\n    ...Missing\n  }\n}\n"),
-        ])
+        let error = try TestCompiler.error(
+            "todo.graphql",
+            [
+                file("a.graphql", "fragment UserName on User { name }"),
+                file("b.graphql", "query Q {\n  user(id: \"me\") {\n    ...UserName\n    ...Missing\n  }\n}\n"),
+            ])
         XCTAssertEqual(error.file, "b.graphql")
         XCTAssertEqual(error.line, 4)
         XCTAssertEqual(error.column, 8, "GraphQL reports the fragment name, after the `...`")
@@ -45,10 +53,12 @@ final class CompilerErrorTests: XCTestCase {
     }
 
     func testSpreadOnImpossibleType() throws {
-        let error = try TestCompiler.error("todo.graphql", [
-            file("frag.graphql", "fragment TodoText on Todo { text }"),
-            file("q.graphql", "query Q {\n  user(id: \"me\") { ...TodoText }\n}\n"),
-        ])
+        let error = try TestCompiler.error(
+            "todo.graphql",
+            [
+                file("frag.graphql", "fragment TodoText on Todo { text }"),
+                file("q.graphql", "query Q {\n  user(id: \"me\") { ...TodoText }\n}\n"),
+            ])
         XCTAssertEqual(error.file, "q.graphql")
         XCTAssertEqual(error.line, 2)
         XCTAssertEqual(error.column, 20)
@@ -56,21 +66,26 @@ final class CompilerErrorTests: XCTestCase {
     }
 
     func testDuplicateFragmentNamesAcrossFiles() throws {
-        let error = try TestCompiler.error("todo.graphql", [
-            file("one.graphql", "fragment UserName on User { name }"),
-            file("two.graphql", "\n\nfragment UserName on User { email }"),
-        ])
+        let error = try TestCompiler.error(
+            "todo.graphql",
+            [
+                file("one.graphql", "fragment UserName on User { name }"),
+                file("two.graphql", "\n\nfragment UserName on User { email }"),
+            ])
         XCTAssertEqual(error.file, "two.graphql")
         XCTAssertEqual(error.line, 3)
         XCTAssertEqual(error.column, 10)
-        XCTAssertEqual(error.message, #"There can be only one fragment named "UserName" (also defined at one.graphql:1:10)."#)
+        XCTAssertEqual(
+            error.message, #"There can be only one fragment named "UserName" (also defined at one.graphql:1:10)."#)
     }
 
     func testDuplicateOperationNamesAndAnonymousOperations() throws {
-        let duplicate = try TestCompiler.error("todo.graphql", [
-            file("one.graphql", "query Q { viewer { locale } }"),
-            file("two.graphql", "query Q { viewer { unreadCount } }"),
-        ])
+        let duplicate = try TestCompiler.error(
+            "todo.graphql",
+            [
+                file("one.graphql", "query Q { viewer { locale } }"),
+                file("two.graphql", "query Q { viewer { unreadCount } }"),
+            ])
         XCTAssertEqual(duplicate.file, "two.graphql")
         XCTAssertTrue(duplicate.message.hasPrefix(#"There can be only one operation named "Q""#), duplicate.message)
 
@@ -79,33 +94,42 @@ final class CompilerErrorTests: XCTestCase {
     }
 
     func testVariableErrorsStillReported() throws {
-        let undefined = try TestCompiler.error("todo.graphql", [file("v.graphql", "query Q {\n  user(id: $who) { name }\n}")])
+        let undefined = try TestCompiler.error(
+            "todo.graphql", [file("v.graphql", "query Q {\n  user(id: $who) { name }\n}")])
         XCTAssertEqual(undefined.line, 2)
         XCTAssertEqual(undefined.column, 12)
         XCTAssertTrue(undefined.message.contains("$who"), undefined.message)
 
-        let unused = try TestCompiler.error("todo.graphql", [file("u.graphql", "query Q($x: Int) { viewer { locale } }")])
+        let unused = try TestCompiler.error(
+            "todo.graphql", [file("u.graphql", "query Q($x: Int) { viewer { locale } }")])
         XCTAssertEqual(unused.column, 9)
         XCTAssertTrue(unused.message.contains("never used"), unused.message)
     }
 
     func testConflictingFieldsUnderOneResponseKey() throws {
-        let error = try TestCompiler.error("todo.graphql", [
-            file("q.graphql", "query Q {\n  user(id: \"a\") { name }\n  ...More\n}"),
-            file("f.graphql", "fragment More on Query {\n  user(id: \"b\") { email }\n}"),
-        ])
+        let error = try TestCompiler.error(
+            "todo.graphql",
+            [
+                file("q.graphql", "query Q {\n  user(id: \"a\") { name }\n  ...More\n}"),
+                file("f.graphql", "fragment More on Query {\n  user(id: \"b\") { email }\n}"),
+            ])
         XCTAssertEqual(error.file, "f.graphql")
         XCTAssertEqual(error.line, 2)
         XCTAssertEqual(error.column, 3)
-        XCTAssertTrue(error.message.hasPrefix(#"Fields "user" conflict: user(id: "a") and user(id: "b")"#), error.message)
+        XCTAssertTrue(
+            error.message.hasPrefix(#"Fields "user" conflict: user(id: "a") and user(id: "b")"#), error.message)
 
-        let aliasOverID = try TestCompiler.error("todo.graphql", [file("q.graphql", "query Q { user(id: \"a\") { id: name } }")])
+        let aliasOverID = try TestCompiler.error(
+            "todo.graphql", [file("q.graphql", "query Q { user(id: \"a\") { id: name } }")])
         XCTAssertTrue(aliasOverID.message.hasPrefix(#"Fields "id" conflict"#), aliasOverID.message)
 
         // Different object types never answer the same object: the same key may mean different fields.
-        XCTAssertNoThrow(try TestCompiler.compile("starwars.graphql", """
-        query Ok { hero { ... on Human { x: homePlanet } ... on Droid { x: primaryFunction } } }
-        """))
+        XCTAssertNoThrow(
+            try TestCompiler.compile(
+                "starwars.graphql",
+                """
+                query Ok { hero { ... on Human { x: homePlanet } ... on Droid { x: primaryFunction } } }
+                """))
     }
 
     func testSchemaErrors() throws {

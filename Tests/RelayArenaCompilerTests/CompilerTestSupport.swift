@@ -25,7 +25,9 @@ enum TestCompiler {
     }
 
     /// The error `compile` throws for these files (fails the test when it succeeds).
-    static func error(_ fixture: String, _ files: [GraphQLSourceFile], file: StaticString = #filePath, line: UInt = #line) throws -> CompilerError {
+    static func error(
+        _ fixture: String, _ files: [GraphQLSourceFile], file: StaticString = #filePath, line: UInt = #line
+    ) throws -> CompilerError {
         do {
             _ = try make(fixture).compile(files)
         } catch let error as CompilerError {
@@ -44,7 +46,8 @@ extension Array where Element == Selection {
             switch selection {
             case .scalarField(let field): return (field.alias.map { "\($0):" } ?? "") + field.name
             case .linkedField(let field): return (field.alias.map { "\($0):" } ?? "") + field.name + "{}"
-            case .inlineFragment(let fragment): return "on \(fragment.type)" + (fragment.abstractKey.map { " [\($0)]" } ?? "")
+            case .inlineFragment(let fragment):
+                return "on \(fragment.type)" + (fragment.abstractKey.map { " [\($0)]" } ?? "")
             case .condition(let condition): return (condition.passingValue ? "if $" : "unless $") + condition.variable
             case .typeDiscriminator(let key): return "disc \(key)"
             case .fragmentSpread(let spread): return "...\(spread.name)"

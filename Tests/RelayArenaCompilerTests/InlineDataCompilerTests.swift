@@ -44,7 +44,8 @@ final class InlineDataCompilerTests: XCTestCase {
         XCTAssertEqual(summary.argumentDefinitions, [])
         let avatar = try XCTUnwrap(spreads[1].inlineData)
         XCTAssertEqual(avatar.selections.summary, ["avatar{}"])
-        XCTAssertEqual(avatar.argumentDefinitions, [VariableDefinition(name: "size", type: "Int", defaultValue: .int(32))])
+        XCTAssertEqual(
+            avatar.argumentDefinitions, [VariableDefinition(name: "size", type: "Int", defaultValue: .int(32))])
         XCTAssertEqual(spreads[1].args, [Argument(name: "size", value: .variable("size"))])
         XCTAssertNil(spreads[2].inlineData, "a normal spread stays a masked pointer")
         // The fragments themselves still compile to their own artifacts.
@@ -60,25 +61,33 @@ final class InlineDataCompilerTests: XCTestCase {
     }
 
     func testInlineOnOperationIsAGraphQLError() throws {
-        let error = try TestCompiler.error("todo.graphql", [
-            file("q.graphql", "query Q @inline {\n  viewer { locale }\n}\n"),
-        ])
+        let error = try TestCompiler.error(
+            "todo.graphql",
+            [
+                file("q.graphql", "query Q @inline {\n  viewer { locale }\n}\n")
+            ])
         XCTAssertEqual(error.description, #"q.graphql:1:9: error: Directive "@inline" may not be used on QUERY."#)
     }
 
     func testInlineOnSpreadIsAGraphQLError() throws {
-        let error = try TestCompiler.error("todo.graphql", [
-            file("q.graphql", "query Q {\n  user(id: \"me\") { ...N @inline }\n}\nfragment N on User @inline { name }\n"),
-        ])
+        let error = try TestCompiler.error(
+            "todo.graphql",
+            [
+                file(
+                    "q.graphql",
+                    "query Q {\n  user(id: \"me\") { ...N @inline }\n}\nfragment N on User @inline { name }\n")
+            ])
         XCTAssertEqual(error.file, "q.graphql")
         XCTAssertEqual(error.line, 2)
         XCTAssertEqual(error.message, #"Directive "@inline" may not be used on FRAGMENT_SPREAD."#)
     }
 
     func testInlineWithUnknownArgumentIsAGraphQLError() throws {
-        let error = try TestCompiler.error("todo.graphql", [
-            file("f.graphql", "fragment N on User @inline(mask: false) { name }\n"),
-        ])
+        let error = try TestCompiler.error(
+            "todo.graphql",
+            [
+                file("f.graphql", "fragment N on User @inline(mask: false) { name }\n")
+            ])
         XCTAssertEqual(error.file, "f.graphql")
         XCTAssertEqual(error.line, 1)
         XCTAssertEqual(error.column, 28)
@@ -88,7 +97,9 @@ final class InlineDataCompilerTests: XCTestCase {
     func testSchemaDeclaringInlineItselfIsAccepted() throws {
         let schema = "directive @inline on FRAGMENT_DEFINITION\ntype Query { hello: String }\n"
         let compiler = try Compiler(schema: GraphQLSourceFile(name: "s.graphql", text: schema))
-        let compiled = try compiler.compile([file("d.graphql", "query Q { ...H }\nfragment H on Query @inline { hello }\n")])
+        let compiled = try compiler.compile([
+            file("d.graphql", "query Q { ...H }\nfragment H on Query @inline { hello }\n")
+        ])
         XCTAssertNotNil(compiled.operations["Q"])
     }
 }

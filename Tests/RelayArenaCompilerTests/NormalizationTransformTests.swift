@@ -6,9 +6,11 @@ import XCTest
 
 final class NormalizationTransformTests: XCTestCase {
     func testIDAddedFirstToLinkedFieldsWithAnIDButNotToTheRoot() throws {
-        let operation = try TestCompiler.operation("todo.graphql", "Q", #"""
-        query Q { user(id: "me") { name bestFriend { email } avatar(size: 1) { url } } viewer { unreadCount } }
-        """#)
+        let operation = try TestCompiler.operation(
+            "todo.graphql", "Q",
+            #"""
+            query Q { user(id: "me") { name bestFriend { email } avatar(size: 1) { url } } viewer { unreadCount } }
+            """#)
         XCTAssertEqual(operation.normalization.summary, ["user{}", "viewer{}"])
         let user = try operation.normalization.linked("user")
         XCTAssertEqual(user.selections.summary, ["id", "name", "bestFriend{}", "avatar{}"])
@@ -18,17 +20,21 @@ final class NormalizationTransformTests: XCTestCase {
     }
 
     func testExistingIDNotDuplicatedButAliasedIDDoesNotCount() throws {
-        let operation = try TestCompiler.operation("todo.graphql", "Q", #"""
-        query Q { a: user(id: "a") { name id } b: user(id: "b") { myId: id name } }
-        """#)
+        let operation = try TestCompiler.operation(
+            "todo.graphql", "Q",
+            #"""
+            query Q { a: user(id: "a") { name id } b: user(id: "b") { myId: id name } }
+            """#)
         XCTAssertEqual(try operation.normalization.linked("a").selections.summary, ["name", "id"])
         XCTAssertEqual(try operation.normalization.linked("b").selections.summary, ["id", "myId:id", "name"])
     }
 
     func testAbstractFieldGetsTypenameAndID() throws {
-        let operation = try TestCompiler.operation("starwars.graphql", "Q", """
-        query Q { hero { name friends { name } } again: hero(episode: JEDI) { __typename id name } }
-        """)
+        let operation = try TestCompiler.operation(
+            "starwars.graphql", "Q",
+            """
+            query Q { hero { name friends { name } } again: hero(episode: JEDI) { __typename id name } }
+            """)
         let hero = try operation.normalization.linked("hero")
         XCTAssertNil(hero.concreteType)
         XCTAssertEqual(hero.selections.summary, ["__typename", "id", "name", "friends{}"])
@@ -41,9 +47,11 @@ final class NormalizationTransformTests: XCTestCase {
 
     func testUnionWithoutIDGetsNodeFragmentOnly() throws {
         // Human, Droid and Starship implement Node; Planet has no id: only `... on Node { id }`.
-        let operation = try TestCompiler.operation("starwars.graphql", "S", """
-        query S { search(text: "x") { ... on Planet { name } } }
-        """)
+        let operation = try TestCompiler.operation(
+            "starwars.graphql", "S",
+            """
+            query S { search(text: "x") { ... on Planet { name } } }
+            """)
         let search = try operation.normalization.linked("search")
         XCTAssertNil(search.concreteType)
         XCTAssertTrue(search.plural)
@@ -54,37 +62,46 @@ final class NormalizationTransformTests: XCTestCase {
 
     func testIDFragmentsForMembersOutsideNode() throws {
         let schema = """
-        interface Node { id: ID! }
-        type A implements Node { id: ID! }
-        type C { id: ID, x: Int }
-        type B { id: ID! }
-        type D { x: Int }
-        union U = A | B | C | D
-        union V = B | D
-        type Query { u: U, v: V }
-        """
+            interface Node { id: ID! }
+            type A implements Node { id: ID! }
+            type C { id: ID, x: Int }
+            type B { id: ID! }
+            type D { x: Int }
+            union U = A | B | C | D
+            union V = B | D
+            type Query { u: U, v: V }
+            """
         let compiler = try Compiler(schema: GraphQLSourceFile(name: "ids.graphql", text: schema))
-        let compiled = try compiler.compile([GraphQLSourceFile(name: "q.graphql", text: "query Q { u { __typename } v { __typename } }")])
+        let compiled = try compiler.compile([
+            GraphQLSourceFile(name: "q.graphql", text: "query Q { u { __typename } v { __typename } }")
+        ])
         let root = try XCTUnwrap(compiled.operations["Q"]).normalization
         XCTAssertEqual(try root.linked("u").selections.summary, ["__typename", "on Node [__isNode]", "on B", "on C"])
         XCTAssertEqual(try root.linked("v").selections.summary, ["__typename", "on B"])
     }
 
     func testAbstractInlineFragmentsCarryAbstractKey() throws {
-        let operation = try TestCompiler.operation("starwars.graphql", "Q", #"""
-        query Q { search(text: "x") { ... on Character { name } ... on Starship { length } } }
-        """#)
+        let operation = try TestCompiler.operation(
+            "starwars.graphql", "Q",
+            #"""
+            query Q { search(text: "x") { ... on Character { name } ... on Starship { length } } }
+            """#)
         let search = try operation.normalization.linked("search")
-        XCTAssertEqual(search.selections.summary, ["__typename", "on Character [__isCharacter]", "on Starship", "on Node [__isNode]"])
+        XCTAssertEqual(
+            search.selections.summary,
+            ["__typename", "on Character [__isCharacter]", "on Starship", "on Node [__isNode]"])
         XCTAssertEqual(try search.selections.inlineFragment("Character").selections.summary, ["name"])
         XCTAssertEqual(operation.reader.summary, ["search{}"])
-        XCTAssertEqual(try operation.reader.linked("search").selections.summary, ["on Character [__isCharacter]", "on Starship"])
+        XCTAssertEqual(
+            try operation.reader.linked("search").selections.summary, ["on Character [__isCharacter]", "on Starship"])
     }
 
     func testSameTypeInlineFragmentsFlattenAndFieldsMerge() throws {
-        let operation = try TestCompiler.operation("todo.graphql", "Q", #"""
-        query Q { user(id: "me") { name ... on User { email bestFriend { name } } ... { bestFriend { email } name } } }
-        """#)
+        let operation = try TestCompiler.operation(
+            "todo.graphql", "Q",
+            #"""
+            query Q { user(id: "me") { name ... on User { email bestFriend { name } } ... { bestFriend { email } name } } }
+            """#)
         let user = try operation.normalization.linked("user")
         XCTAssertEqual(user.selections.summary, ["id", "name", "email", "bestFriend{}"])
         XCTAssertEqual(try user.selections.linked("bestFriend").selections.summary, ["id", "name", "email"])
@@ -92,10 +109,12 @@ final class NormalizationTransformTests: XCTestCase {
     }
 
     func testAbstractFragmentFlattenedIntoSameAbstractFieldLeavesTypeDiscriminator() throws {
-        let operation = try TestCompiler.operation("starwars.graphql", "Q", """
-        query Q { hero { ...CharacterName } }
-        fragment CharacterName on Character { name }
-        """)
+        let operation = try TestCompiler.operation(
+            "starwars.graphql", "Q",
+            """
+            query Q { hero { ...CharacterName } }
+            fragment CharacterName on Character { name }
+            """)
         let hero = try operation.normalization.linked("hero")
         XCTAssertEqual(hero.selections.summary, ["__typename", "id", "disc __isCharacter", "name"])
         XCTAssertEqual(try operation.reader.linked("hero").selections.summary, ["...CharacterName"])
@@ -103,12 +122,15 @@ final class NormalizationTransformTests: XCTestCase {
     }
 
     func testSpreadsInlinedInNormalizationAndKeptInReader() throws {
-        let compiled = try TestCompiler.compile("starwars.graphql", """
-        query Q { hero { ...HumanInfo ...NodeID } human(id: "1") { ...HumanInfo } }
-        """, """
-        fragment HumanInfo on Human { homePlanet starships { name } }
-        fragment NodeID on Node { id }
-        """)
+        let compiled = try TestCompiler.compile(
+            "starwars.graphql",
+            """
+            query Q { hero { ...HumanInfo ...NodeID } human(id: "1") { ...HumanInfo } }
+            """,
+            """
+            fragment HumanInfo on Human { homePlanet starships { name } }
+            fragment NodeID on Node { id }
+            """)
         let operation = try XCTUnwrap(compiled.operations["Q"])
         let hero = try operation.normalization.linked("hero")
         XCTAssertEqual(hero.selections.summary, ["__typename", "id", "on Human", "on Node [__isNode]"])
@@ -117,21 +139,27 @@ final class NormalizationTransformTests: XCTestCase {
         XCTAssertEqual(human.selections.summary, ["homePlanet", "starships{}"])
         XCTAssertEqual(try human.selections.linked("starships").selections.summary, ["id", "name"])
         // A concrete fragment on the field's own type is merged into the field.
-        XCTAssertEqual(try operation.normalization.linked("human").selections.summary, ["id", "homePlanet", "starships{}"])
+        XCTAssertEqual(
+            try operation.normalization.linked("human").selections.summary, ["id", "homePlanet", "starships{}"])
         XCTAssertEqual(try operation.reader.linked("hero").selections.summary, ["...HumanInfo", "...NodeID"])
         XCTAssertEqual(try operation.reader.linked("human").selections.summary, ["...HumanInfo"])
     }
 
     func testQueryTextIsValidAndCarriesGeneratedFields() throws {
-        let operation = try TestCompiler.operation("starwars.graphql", "Q", """
-        query Q($ep: Episode = JEDI, $withFriends: Boolean!) {
-          hero(episode: $ep) { ...CharacterName friends @include(if: $withFriends) { name } }
-          search(text: "x") { ... on Planet { name } }
-        }
-        fragment CharacterName on Character { name }
-        """)
-        XCTAssertTrue(operation.text.hasPrefix("query Q($ep: Episode = JEDI, $withFriends: Boolean!) {"), operation.text)
-        for expected in ["__typename", "id", "__isNode: __typename", "__isCharacter: __typename", "@include(if: $withFriends)"] {
+        let operation = try TestCompiler.operation(
+            "starwars.graphql", "Q",
+            """
+            query Q($ep: Episode = JEDI, $withFriends: Boolean!) {
+              hero(episode: $ep) { ...CharacterName friends @include(if: $withFriends) { name } }
+              search(text: "x") { ... on Planet { name } }
+            }
+            fragment CharacterName on Character { name }
+            """)
+        XCTAssertTrue(
+            operation.text.hasPrefix("query Q($ep: Episode = JEDI, $withFriends: Boolean!) {"), operation.text)
+        for expected in [
+            "__typename", "id", "__isNode: __typename", "__isCharacter: __typename", "@include(if: $withFriends)",
+        ] {
             XCTAssertTrue(operation.text.contains(expected), "\(expected) missing from\n\(operation.text)")
         }
         // The printed text is itself a valid document for the schema (fragments inlined, so no

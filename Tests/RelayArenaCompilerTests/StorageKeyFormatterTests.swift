@@ -1,8 +1,9 @@
 // Unit tests of the static storage-key formatting: JSON.stringify string escaping, sorted object
 // keys, serde_json float output, null arguments skipped (semantics doc §2.1 step 4).
 import RelayArena
-@testable import RelayArenaCompiler
 import XCTest
+
+@testable import RelayArenaCompiler
 
 final class StorageKeyFormatterTests: XCTestCase {
     func testNoSurvivingArgumentsGivesTheName() {
@@ -11,17 +12,20 @@ final class StorageKeyFormatterTests: XCTestCase {
     }
 
     func testArgumentsSortedByCodeUnitsAndNullsSkipped() {
-        let key = StorageKeyFormatter.format(name: "f", args: [("b", .int(1)), ("after", .null), ("Z", .bool(false)), ("a", .int(0))])
+        let key = StorageKeyFormatter.format(
+            name: "f", args: [("b", .int(1)), ("after", .null), ("Z", .bool(false)), ("a", .int(0))])
         XCTAssertEqual(key, "f(Z:false,a:0,b:1)")
     }
 
     func testStableStorageKeyExampleFromRelay() {
         // getStableStorageKey('foo', {first:10, orderBy:['name','age'], filter:{minSize:200, color:'red'}})
-        let key = StorageKeyFormatter.format(name: "foo", args: [
-            ("first", .int(10)),
-            ("orderBy", .array([.string("name"), .string("age")])),
-            ("filter", .object([JSONMember("minSize", .int(200)), JSONMember("color", .string("red"))])),
-        ])
+        let key = StorageKeyFormatter.format(
+            name: "foo",
+            args: [
+                ("first", .int(10)),
+                ("orderBy", .array([.string("name"), .string("age")])),
+                ("filter", .object([JSONMember("minSize", .int(200)), JSONMember("color", .string("red"))])),
+            ])
         XCTAssertEqual(key, #"foo(filter:{"color":"red","minSize":200},first:10,orderBy:["name","age"])"#)
     }
 

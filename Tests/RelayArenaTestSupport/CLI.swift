@@ -24,10 +24,12 @@ public enum CLI {
         // Outputs go to files: no pipe can fill up and block the child.
         let dir = try tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let outURL = dir.appendingPathComponent("stdout"), errURL = dir.appendingPathComponent("stderr")
+        let outURL = dir.appendingPathComponent("stdout")
+        let errURL = dir.appendingPathComponent("stderr")
         _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
+        let out = try FileHandle(forWritingTo: outURL)
+        let err = try FileHandle(forWritingTo: errURL)
         process.standardOutput = out
         process.standardError = err
         let input = Pipe()
@@ -38,13 +40,15 @@ public enum CLI {
         process.waitUntilExit()
         try out.close()
         try err.close()
-        return CLIResult(status: process.terminationStatus, stdout: Array(try Data(contentsOf: outURL)),
-                         stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+        return CLIResult(
+            status: process.terminationStatus, stdout: Array(try Data(contentsOf: outURL)),
+            stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
     }
 
     /// A fresh temporary directory.
     public static func tempDir() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("relay-arena-tests-\(UUID().uuidString)")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "relay-arena-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }

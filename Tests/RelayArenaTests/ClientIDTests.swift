@@ -32,8 +32,10 @@ final class ClientIDTests: XCTestCase {
             }
             // Texts that are not the IDs: no leading zeros, no index past the list, no prefix alone
             // as an edge, no other key.
-            for miss in ["\(edgePrefix):007", "\(edgePrefix):120", "\(edgePrefix):-1", "\(edgePrefix):1x",
-                         "\(edgePrefix):", "client:\(TodoListWorkload.userID):todos(first:\(todos)):nodes:1"] {
+            for miss in [
+                "\(edgePrefix):007", "\(edgePrefix):120", "\(edgePrefix):-1", "\(edgePrefix):1x",
+                "\(edgePrefix):", "client:\(TodoListWorkload.userID):todos(first:\(todos)):nodes:1",
+            ] {
                 XCTAssertNil(s.symbol(miss), miss)
                 if case .record = s.record(miss) { XCTFail("\(miss) found") }
             }
@@ -42,13 +44,16 @@ final class ClientIDTests: XCTestCase {
         }
         let json = try JSONCompare.parse(store.relayJSON())
         guard case .object(let records) = json else { return XCTFail("export is not an object") }
-        XCTAssertEqual(records.first { $0.key == "\(edgePrefix):42" }?.value.stableJSON,
-                       #"{"__id":"\#(edgePrefix):42","__typename":"TodoEdge","cursor":"YXJyYXljb25uZWN0aW9uOjQy","node":{"__ref":"VG9kbzo0Mg=="}}"#)
+        XCTAssertEqual(
+            records.first { $0.key == "\(edgePrefix):42" }?.value.stableJSON,
+            #"{"__id":"\#(edgePrefix):42","__typename":"TodoEdge","cursor":"YXJyYXljb25uZWN0aW9uOjQy","node":{"__ref":"VG9kbzo0Mg=="}}"#
+        )
     }
 
     func testAnIDFieldReadsAsItsText() throws {
         let store = RecordStore()
-        try store.commit(response: TodoListWorkload(todos: todos).response(), plan: try TodoListSetup.plan(todos: todos))
+        try store.commit(
+            response: TodoListWorkload(todos: todos).response(), plan: try TodoListSetup.plan(todos: todos))
         store.withSnapshot { s in
             for id in [TodoListWorkload.userID, "VG9kbzow", "VG9kbzoxMTk="] {
                 guard case .record(let r) = s.record(id) else { return XCTFail("\(id) not found") }
@@ -62,13 +67,16 @@ final class ClientIDTests: XCTestCase {
     /// own lock, and stays where it is.
     func testConcurrentReadersGetTheSameTexts() throws {
         let store = RecordStore()
-        try store.commit(response: TodoListWorkload(todos: todos).response(), plan: try TodoListSetup.plan(todos: todos))
+        try store.commit(
+            response: TodoListWorkload(todos: todos).response(), plan: try TodoListSetup.plan(todos: todos))
         let wrong = Counter()
         let ids = (0..<todos).map { "\(edgePrefix):\($0)" }
         DispatchQueue.concurrentPerform(iterations: 4) { _ in
             store.withSnapshot { s in
                 for id in ids {
-                    guard case .record(let edge) = s.record(id), s.text(s.id(of: edge)) == id else { return wrong.add() }
+                    guard case .record(let edge) = s.record(id), s.text(s.id(of: edge)) == id else {
+                        return wrong.add()
+                    }
                 }
             }
         }
@@ -111,7 +119,8 @@ final class ClientIDTests: XCTestCase {
         try store.commit(response: response((0..<100).map { "f\($0)" }), plan: plan)
         func name(_ index: Int) -> String? {
             store.withSnapshot { s in
-                guard case .record(let r) = s.record("\(prefix):\(index)"), case .string(let n)? = s.field(r, "name") else {
+                guard case .record(let r) = s.record("\(prefix):\(index)"), case .string(let n)? = s.field(r, "name")
+                else {
                     return nil
                 }
                 return n.string
@@ -140,7 +149,8 @@ final class ClientIDTests: XCTestCase {
     /// with these counts, another table then sits where the outer one was (at its 11th item). Every
     /// item must still get its own ID, in one payload and when the same payload comes again.
     func testListItemsKeepTheirIDsWhileTheTableMapGrowsUnderThem() throws {
-        let plan = try self.plan(#"query Q { user(id: "me") { id friends(first: 40) { name friends(first: 3) { id name } } } }"#)
+        let plan = try self.plan(
+            #"query Q { user(id: "me") { id friends(first: 40) { name friends(first: 3) { id name } } } }"#)
         let outer = "client:U1:friends(first:40)"
         let friends = (0..<40).map { i in
             let inner = (0..<3).map { k in #"{"id":"client:p\#(i)_\#(k):q:63","name":"g\#(i).\#(k)"}"# }
@@ -157,7 +167,8 @@ final class ClientIDTests: XCTestCase {
             }
         }
         check()
-        XCTAssertEqual(try store.commit(response: response, plan: plan).count, 0, "the same payload again changes nothing")
+        XCTAssertEqual(
+            try store.commit(response: response, plan: plan).count, 0, "the same payload again changes nothing")
         XCTAssertEqual(store.recordCount, 2 + 40 + 40 * 3)
         check()
     }
@@ -169,13 +180,16 @@ final class ClientIDTests: XCTestCase {
         let item1 = "client:U1:friends(first:3):1"
         let friends = #""friends":[{"name":"a"},{"name":"b"},{"name":"c"}]"#
         let best = #""bestFriend":{"id":"\#(item1)","name":"B"}"#
-        for (order, response, expected) in [("list first", "\(friends),\(best)", "B"), ("ID first", "\(best),\(friends)", "b")] {
+        for (order, response, expected) in [
+            ("list first", "\(friends),\(best)", "B"), ("ID first", "\(best),\(friends)", "b"),
+        ] {
             let store = RecordStore()
             try store.commit(response: Array(#"{"data":{"user":{"id":"U1",\#(response)}}}"#.utf8), plan: plan)
             XCTAssertEqual(store.recordCount, 5, "\(order): the root, the user and 3 friends, one of them the best")
             XCTAssertEqual(name(in: store, item1), expected, order)
             store.withSnapshot { s in
-                guard case .record(let user) = s.record("U1"), case .link(let link)? = s.field(user, "bestFriend") else {
+                guard case .record(let user) = s.record("U1"), case .link(let link)? = s.field(user, "bestFriend")
+                else {
                     return XCTFail("\(order): no best friend")
                 }
                 XCTAssertTrue(s.text(link) == item1, order)
@@ -197,12 +211,17 @@ final class ClientIDTests: XCTestCase {
     /// found by its text, exported as it came, and merged with a payload's items of the same text.
     func testListItemsFromAFileWithSparseIndices() throws {
         let prefix = "client:U1:friends(first:100)"
-        let odd = ["\(prefix):0": "file0", "\(prefix):90": "file90", "\(prefix):4000000000": "far",
-                   "\(prefix):4294967296": "past32bits", "\(prefix):007": "zeros", "client:a:1:2": "nested"]
-        let ordered = ["\(prefix):0", "\(prefix):90", "\(prefix):4000000000", "\(prefix):4294967296", "\(prefix):007",
-                       "client:a:1:2"]
+        let odd = [
+            "\(prefix):0": "file0", "\(prefix):90": "file90", "\(prefix):4000000000": "far",
+            "\(prefix):4294967296": "past32bits", "\(prefix):007": "zeros", "client:a:1:2": "nested",
+        ]
+        let ordered = [
+            "\(prefix):0", "\(prefix):90", "\(prefix):4000000000", "\(prefix):4294967296", "\(prefix):007",
+            "client:a:1:2",
+        ]
         var file = #"{"client:root":{"__id":"client:root","__typename":"__Root","user(id:\"me\")":{"__ref":"U1"}},"#
-        file += #""U1":{"__id":"U1","__typename":"User","id":"U1","friends(first:100)":{"__refs":["\#(prefix):0","\#(prefix):90"]}}"#
+        file +=
+            #""U1":{"__id":"U1","__typename":"User","id":"U1","friends(first:100)":{"__refs":["\#(prefix):0","\#(prefix):90"]}}"#
         for id in ordered { file += #","\#(id)":{"__id":"\#(id)","__typename":"User","name":"\#(odd[id]!)"}"# }
         file += "}"
         let store = try RecordStore(relayJSON: Array(file.utf8))
@@ -210,11 +229,13 @@ final class ClientIDTests: XCTestCase {
         for (id, expected) in odd { XCTAssertEqual(name(in: store, id), expected, id) }
         XCTAssertNil(name(in: store, "\(prefix):7"), "…:007 is not …:7")
         XCTAssertNil(name(in: store, "\(prefix):4000000001"))
-        XCTAssertNil(JSONCompare.difference(try JSONCompare.parse(store.relayJSON()), try JSONCompare.parse(Array(file.utf8))))
+        XCTAssertNil(
+            JSONCompare.difference(try JSONCompare.parse(store.relayJSON()), try JSONCompare.parse(Array(file.utf8))))
 
         let plan = try friendsPlan(first: 100, extra: "")
         let items = (0..<100).map { #"{"name":"p\#($0)"}"# }.joined(separator: ",")
-        let updated = Array(try store.commit(response: Array(#"{"data":{"user":{"id":"U1","friends":[\#(items)]}}}"#.utf8), plan: plan))
+        let updated = Array(
+            try store.commit(response: Array(#"{"data":{"user":{"id":"U1","friends":[\#(items)]}}}"#.utf8), plan: plan))
         XCTAssertEqual(store.recordCount, 6 + 100, "the root, the user, 100 friends and the four that are no item")
         for i in [0, 1, 89, 90, 91, 99] { XCTAssertEqual(name(in: store, "\(prefix):\(i)"), "p\(i)") }
         XCTAssertTrue(updated.contains("\(prefix):90"))
@@ -230,12 +251,15 @@ final class ClientIDTests: XCTestCase {
     /// between, gives the table its slots, the run written into them; an item far past the others
     /// goes into the index, and the run grows up to it and past it. Every ID stays its record.
     func testListItemsInRunsOutOfOrderAndFarAhead() throws {
-        let p = "client:U1:friends(first:100)", q = "client:U1:best", r = "client:U1:friends(first:300)"
+        let p = "client:U1:friends(first:100)"
+        let q = "client:U1:best"
+        let r = "client:U1:friends(first:300)"
         var ids = (0..<3).map { "\(p):\($0)" } + ["other", "\(p):3", "\(p):5", "\(p):4"]  // a run, broken, out of order
-        ids += ["\(q):2", "\(q):0", "\(q):1", "\(q):500"]                                       // out of order from the start
+        ids += ["\(q):2", "\(q):0", "\(q):1", "\(q):500"]  // out of order from the start
         ids += (0..<5).map { "\(r):\($0)" } + ["\(r):250"] + (5..<252).filter { $0 != 250 }.map { "\(r):\($0)" }
         var file = #"{"client:root":{"__id":"client:root","__typename":"__Root","user(id:\"me\")":{"__ref":"U1"}},"#
-        file += #""U1":{"__id":"U1","__typename":"User","id":"U1","friends(first:100)":{"__refs":["\#(p):5","\#(p):0"]}}"#
+        file +=
+            #""U1":{"__id":"U1","__typename":"User","id":"U1","friends(first:100)":{"__refs":["\#(p):5","\#(p):0"]}}"#
         for id in ids { file += #","\#(id)":{"__id":"\#(id)","__typename":"User","name":"n \#(id)"}"# }
         file += "}"
         let store = try RecordStore(relayJSON: Array(file.utf8))
@@ -266,18 +290,19 @@ final class ClientIDTests: XCTestCase {
         }
         func friends(_ store: RecordStore) -> [String?]? {
             store.withSnapshot { s in
-                guard case .record(let u) = s.record("U1"), case .links(let l)? = s.field(u, "friends(first:100)") else { return nil }
+                guard case .record(let u) = s.record("U1"), case .links(let l)? = s.field(u, "friends(first:100)")
+                else { return nil }
                 return l.map { $0.map { s.text($0).string } }
             }
         }
         let fresh = (0..<40).map { "F\($0)" }
         let lists: [[String?]] = [
-            fresh,                                 // new IDs, one after another: a run in the delta and the store
-            [], ["F0"], ["F0", "F1"],              // too short for a run
-            ["F0", "F1", "F2"],                    // the shortest run
-            ["F1", "F0", "F2", "F3"],              // known IDs out of order
-            ["F0", "F1", nil, "F2", "F3"],         // a null breaks the run
-            Array(fresh[5..<30]),                  // a run from the middle of the store's IDs
+            fresh,  // new IDs, one after another: a run in the delta and the store
+            [], ["F0"], ["F0", "F1"],  // too short for a run
+            ["F0", "F1", "F2"],  // the shortest run
+            ["F1", "F0", "F2", "F3"],  // known IDs out of order
+            ["F0", "F1", nil, "F2", "F3"],  // a null breaks the run
+            Array(fresh[5..<30]),  // a run from the middle of the store's IDs
             ["F0", "F1", "F2", "G0", "G1", "G2"],  // known IDs, then new ones: consecutive in the delta only
             ["G5", "G6", "G7", "F9"],
         ]
@@ -286,12 +311,15 @@ final class ClientIDTests: XCTestCase {
             let updated = Array(try store.commit(response: payload(list), plan: plan))
             XCTAssertEqual(friends(store), list, "list \(i)")
             XCTAssertTrue(updated.contains("U1"), "list \(i) updates its owner")
-            XCTAssertTrue(Array(try store.commit(response: payload(list), plan: plan)).isEmpty, "list \(i) again changes nothing")
+            XCTAssertTrue(
+                Array(try store.commit(response: payload(list), plan: plan)).isEmpty, "list \(i) again changes nothing")
             let file = store.relayJSON()
             let loaded = try RecordStore(relayJSON: file)
             XCTAssertEqual(friends(loaded), list, "list \(i) from a store file")
             XCTAssertTrue(loaded.relayJSON() == file, "list \(i) written out again")
-            XCTAssertTrue(Array(try loaded.commit(response: payload(list), plan: plan)).isEmpty, "list \(i) into the loaded store")
+            XCTAssertTrue(
+                Array(try loaded.commit(response: payload(list), plan: plan)).isEmpty, "list \(i) into the loaded store"
+            )
         }
 
         // Edges without IDs: client IDs made one after another, refound by a refetch that grows
@@ -306,7 +334,9 @@ final class ClientIDTests: XCTestCase {
             _ = try other.commit(response: names(n), plan: edges)
             XCTAssertEqual(friends(other), (0..<n).map { "\(p):\($0)" }, "\(n) edges")
             XCTAssertEqual(name(in: other, "\(p):\(n - 1)"), "e\(n - 1)")
-            XCTAssertTrue(try RecordStore(relayJSON: other.relayJSON()).relayJSON() == other.relayJSON(), "\(n) edges, round trip")
+            XCTAssertTrue(
+                try RecordStore(relayJSON: other.relayJSON()).relayJSON() == other.relayJSON(), "\(n) edges, round trip"
+            )
         }
     }
 
@@ -317,7 +347,8 @@ final class ClientIDTests: XCTestCase {
     /// reuses), the store must be the one the same response makes with the owner's `id` first,
     /// where nothing waits.
     func testItemsWaitingForTheirOwnerMakeTheSameStoreAsWithItsIDFirst() throws {
-        let plan = try plan("""
+        let plan = try plan(
+            """
             query Q {
               a: user(id: "me") { id friends(first: 100) { id name } }
               b: user(id: "me") { friends(first: 100) { name email bestFriend { id name } friends(first: 100) { name } } id }
@@ -325,17 +356,19 @@ final class ClientIDTests: XCTestCase {
             """)
         var seed: UInt64 = 0x5EED
         func next(_ n: Int) -> Int {
-            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Int((seed >> 33) % UInt64(n))
         }
         func item(_ i: Int, depth: Int) -> String {
             switch next(10) {
             case 0: return "null"
-            case 1: return #"{"name":"n\#(i)","email":"e\#(i)"}"#                      // another shape
-            case 2: return #"{"name":"n\#(i)","bestFriend":{"name":"bf\#(i)"}}"#       // a record waiting inside it
-            case 4, 5: return #"{"name":"n\#(i)","bestFriend":{"id":"B\#(i % 7)","name":"bf\#(i)"}}"#  // its values apart
-            case 3 where depth == 0:                                                    // a list of waiting items inside it
-                return #"{"name":"n\#(i)","friends":[\#((0..<next(6)).map { item($0, depth: 1) }.joined(separator: ","))]}"#
+            case 1: return #"{"name":"n\#(i)","email":"e\#(i)"}"#  // another shape
+            case 2: return #"{"name":"n\#(i)","bestFriend":{"name":"bf\#(i)"}}"#  // a record waiting inside it
+            // its values apart
+            case 4, 5: return #"{"name":"n\#(i)","bestFriend":{"id":"B\#(i % 7)","name":"bf\#(i)"}}"#
+            case 3 where depth == 0:  // a list of waiting items inside it
+                return
+                    #"{"name":"n\#(i)","friends":[\#((0..<next(6)).map { item($0, depth: 1) }.joined(separator: ","))]}"#
             default: return #"{"name":"n\#(i)"}"#
             }
         }
@@ -343,8 +376,10 @@ final class ClientIDTests: XCTestCase {
             let earlier = (0..<[0, 2, 5, 30][round % 4]).map { #"{"id":"F\#($0)","name":"f\#($0)"}"# }
             // (Every fifth round: alike items only, one run for the whole list, its IDs partly the
             // earlier list's and partly new: a run whose IDs are apart.)
-            let items = round % 5 == 4 ? (0..<(3 + next(20))).map { #"{"name":"n\#($0)"}"# }.joined(separator: ",")
-                                       : (0..<next(60)).map { item($0, depth: 0) }.joined(separator: ",")
+            let items =
+                round % 5 == 4
+                ? (0..<(3 + next(20))).map { #"{"name":"n\#($0)"}"# }.joined(separator: ",")
+                : (0..<next(60)).map { item($0, depth: 0) }.joined(separator: ",")
             let a = #""a":{"id":"U1","friends":[\#(earlier.joined(separator: ","))]}"#
             let members = #""friends":[\#(items)]"#
             var stores: [Any] = []
@@ -363,7 +398,8 @@ final class ClientIDTests: XCTestCase {
 
     /// The plan of query `Q` in `text`, against the to-do schema.
     private func plan(_ text: String) throws -> NormalizationPlan {
-        let compiler = try Compiler(schema: GraphQLSourceFile(name: "todo.graphql", text: Fixtures.text("todo.graphql")))
+        let compiler = try Compiler(
+            schema: GraphQLSourceFile(name: "todo.graphql", text: Fixtures.text("todo.graphql")))
         let docs = try compiler.compile([GraphQLSourceFile(name: "q.graphql", text: text)])
         return try NormalizationPlan(operation: docs.operations["Q"]!)
     }

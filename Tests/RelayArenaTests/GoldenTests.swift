@@ -16,7 +16,8 @@ final class GoldenTests: XCTestCase {
 
     static func cases() throws -> [GoldenCase] {
         let root = Bundle.module.url(forResource: "Golden", withExtension: nil)!
-        let dirs = try FileManager.default.contentsOfDirectory(atPath: root.path).filter { !$0.hasSuffix(".md") }.sorted()
+        let dirs = try FileManager.default.contentsOfDirectory(atPath: root.path).filter { !$0.hasSuffix(".md") }
+            .sorted()
         return try dirs.map { dir in
             let url = root.appendingPathComponent(dir)
             return GoldenCase(
@@ -34,13 +35,15 @@ final class GoldenTests: XCTestCase {
     func testEveryGoldenCaseAtEveryChunkSize() throws {
         let compilers = [
             "todo": try Compiler(schema: GraphQLSourceFile(name: "todo.graphql", text: Fixtures.text("todo.graphql"))),
-            "starwars": try Compiler(schema: GraphQLSourceFile(name: "starwars.graphql", text: Fixtures.text("starwars.graphql"))),
+            "starwars": try Compiler(
+                schema: GraphQLSourceFile(name: "starwars.graphql", text: Fixtures.text("starwars.graphql"))),
         ]
         var failures = 0
         for c in try Self.cases() {
             let spec = c.spec
             guard case .string(let schema)? = spec["schema"], let compiler = compilers[schema],
-                  case .string(let opName)? = spec["operation"] else {
+                case .string(let opName)? = spec["operation"]
+            else {
                 XCTFail("\(c.name): case.json lacks schema/operation")
                 continue
             }
@@ -70,14 +73,18 @@ final class GoldenTests: XCTestCase {
                         continue
                     }
                     let stored = try JSONCompare.parse(store.relayJSON())
-                    XCTAssertEqual(store.recordCount, stored.objectMembers?.count, "\(label): records the relay JSON does not show")
+                    XCTAssertEqual(
+                        store.recordCount, stored.objectMembers?.count, "\(label): records the relay JSON does not show"
+                    )
                     if let expected = spec["expectedStore"], let d = JSONCompare.difference(stored, expected) {
                         XCTFail("\(label): store differs: \(d)")
                         failures += 1
                         continue
                     }
                     if case .array(let ids)? = spec["expectedUpdatedIDs"] {
-                        let expected = Set(ids.compactMap { v -> String? in if case .string(let s) = v { return s } else { return nil } })
+                        let expected = Set(
+                            ids.compactMap { v -> String? in if case .string(let s) = v { return s } else { return nil }
+                            })
                         XCTAssertEqual(Set(updated), expected, "\(label): updated IDs")
                         XCTAssertEqual(updated.count, Set(updated).count, "\(label): an ID reported twice")
                     }
@@ -91,8 +98,9 @@ final class GoldenTests: XCTestCase {
                         failures += 1
                         continue
                     }
-                    XCTAssertTrue(error.description.lowercased().contains(expectedError.lowercased()),
-                                  "\(label): error \"\(error)\" lacks \"\(expectedError)\"")
+                    XCTAssertTrue(
+                        error.description.lowercased().contains(expectedError.lowercased()),
+                        "\(label): error \"\(error)\" lacks \"\(expectedError)\"")
                     XCTAssertEqual(store.relayJSON(), before, "\(label): a failed payload changed the store")
                 }
             }
@@ -102,25 +110,32 @@ final class GoldenTests: XCTestCase {
 
     /// `commit` into a new store takes the payload's arena instead of copying it: same records,
     /// same updated IDs as the copying `publish`.
-    func checkAdoption(_ label: String, _ plan: NormalizationPlan, _ rootID: String, _ response: [UInt8],
-                       _ copied: RecordStore, _ copiedUpdated: UpdatedRecordIDs) throws {
+    func checkAdoption(
+        _ label: String, _ plan: NormalizationPlan, _ rootID: String, _ response: [UInt8],
+        _ copied: RecordStore, _ copiedUpdated: UpdatedRecordIDs
+    ) throws {
         let adopted = RecordStore()
         let updated = try adopted.commit(response: response, plan: plan, rootID: rootID)
         let adoptedJSON = try JSONCompare.parse(adopted.relayJSON())
-        XCTAssertNil(JSONCompare.difference(adoptedJSON, try JSONCompare.parse(copied.relayJSON())),
-                     "\(label): adopting differs from copying")
-        XCTAssertEqual(adopted.recordCount, adoptedJSON.objectMembers?.count, "\(label): records the relay JSON does not show")
+        XCTAssertNil(
+            JSONCompare.difference(adoptedJSON, try JSONCompare.parse(copied.relayJSON())),
+            "\(label): adopting differs from copying")
+        XCTAssertEqual(
+            adopted.recordCount, adoptedJSON.objectMembers?.count, "\(label): records the relay JSON does not show")
         XCTAssertEqual(Set(updated), Set(copiedUpdated), "\(label): adopting reports other updated IDs")
         // The adopted store goes on like any other: the same payload again changes nothing.
         XCTAssertEqual(Array(try adopted.commit(response: response, plan: plan, rootID: rootID)), [], label)
     }
 
-    func checkReads(_ c: GoldenCase, _ spec: JSONValue, _ docs: CompiledDocuments, _ operation: OperationArtifact,
-                    _ variables: Variables, _ store: RecordStore) throws {
+    func checkReads(
+        _ c: GoldenCase, _ spec: JSONValue, _ docs: CompiledDocuments, _ operation: OperationArtifact,
+        _ variables: Variables, _ store: RecordStore
+    ) throws {
         guard case .array(let reads)? = spec["reads"] else { return }
         for read in reads {
             guard case .string(let fragment)? = read["fragment"], case .string(let id)? = read["id"],
-                  let expected = read["expected"] else {
+                let expected = read["expected"]
+            else {
                 XCTFail("\(c.name): malformed read")
                 continue
             }
@@ -128,8 +143,9 @@ final class GoldenTests: XCTestCase {
             if fragment == operation.name {
                 result = store.read(operation: operation, variables: variables, dataID: id)
             } else if let artifact = docs.fragments[fragment] {
-                result = store.read(fragment: artifact, dataID: id, variables: operation.effectiveVariables(variables),
-                                    owner: FragmentOwner(operation: operation, variables: variables))
+                result = store.read(
+                    fragment: artifact, dataID: id, variables: operation.effectiveVariables(variables),
+                    owner: FragmentOwner(operation: operation, variables: variables))
             } else {
                 XCTFail("\(c.name): unknown fragment \(fragment)")
                 continue

@@ -18,8 +18,11 @@ final class InlineDataReadTests: XCTestCase {
         """
 
     func testInlineDataRecordsAreSeenAndMissingCounts() throws {
-        let compiler = try Compiler(schema: GraphQLSourceFile(name: "todo.graphql", text: Fixtures.text("todo.graphql")))
-        let operation = try XCTUnwrap(try compiler.compile([GraphQLSourceFile(name: "d.graphql", text: Self.document)]).operations["InlineSeenQuery"])
+        let compiler = try Compiler(
+            schema: GraphQLSourceFile(name: "todo.graphql", text: Fixtures.text("todo.graphql")))
+        let operation = try XCTUnwrap(
+            try compiler.compile([GraphQLSourceFile(name: "d.graphql", text: Self.document)]).operations[
+                "InlineSeenQuery"])
         let store = RecordStore()
         let response = #"{"data":{"user":{"bestFriend":{"name":"Pal","avatar":{"url":"u"},"id":"pal"},"id":"me"}}}"#
         let normalizer = try ResponseNormalizer(plan: try NormalizationPlan(operation: operation, variables: [:]))
@@ -31,7 +34,8 @@ final class InlineDataReadTests: XCTestCase {
         XCTAssertEqual(result.seenRecords, [RecordStore.rootID, "me", "pal", "client:pal:avatar(size:8)"])
         XCTAssertEqual(
             result.jsonText,
-            #"{"data":{"user":{"__id":"me","__fragments":{"UserFriendInline":{"bestFriend":{"name":"Pal","avatar":{"url":"u"}}}}}},"isMissingData":false}"#)
+            #"{"data":{"user":{"__id":"me","__fragments":{"UserFriendInline":{"bestFriend":{"name":"Pal","avatar":{"url":"u"}}}}}},"isMissingData":false}"#
+        )
 
         // The friend's record gone: missing inside the inline data is missing for the query.
         let pruned = #"{"data":{"user":{"bestFriend":{"name":"Pal","id":"pal"},"id":"me"}}}"#

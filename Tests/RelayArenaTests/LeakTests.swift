@@ -3,19 +3,25 @@
 // must be back where it started. This is the exact leak check (LeakSanitizer is too noisy in an
 // XCTest process on Linux).
 import Foundation
-@testable import RelayArena
 import RelayArenaCompiler
 import RelayArenaTestSupport
 import RelayArenaWorkloads
 import XCTest
 
+@testable import RelayArena
+
 final class LeakTests: XCTestCase {
     func testEverythingFreesEverything() throws {
-        let compiler = try Compiler(schema: GraphQLSourceFile(name: "todo.graphql", text: Fixtures.text("todo.graphql")))
-        let docs = try compiler.compile([GraphQLSourceFile(name: "q.graphql", text: """
-            query Q($first: Int!) { user(id: "me") { id totalCount todos(first: $first) { edges { cursor node { id text complete } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } } }
-            query A { user(id: "me") { bestFriend { name } ... on User { name } } }
-            """)])
+        let compiler = try Compiler(
+            schema: GraphQLSourceFile(name: "todo.graphql", text: Fixtures.text("todo.graphql")))
+        let docs = try compiler.compile([
+            GraphQLSourceFile(
+                name: "q.graphql",
+                text: """
+                    query Q($first: Int!) { user(id: "me") { id totalCount todos(first: $first) { edges { cursor node { id text complete } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } } }
+                    query A { user(id: "me") { bestFriend { name } ... on User { name } } }
+                    """)
+        ])
         let before = _CAllocations.live
         do {
             let plan = try NormalizationPlan(operation: docs.operations["Q"]!, variables: ["first": .int(50)])
@@ -46,7 +52,9 @@ final class LeakTests: XCTestCase {
             _ = try? deep.feed(Array((#"{"data":{"x":"# + String(repeating: "[", count: 50)).utf8))
             // Type-dependent values are buffered and replayed through a second yajl handle.
             let abstract = try NormalizationPlan(operation: docs.operations["A"]!)
-            try store.commit(response: Array(#"{"data":{"user":{"name":"n","bestFriend":{"name":"b","id":"F"},"id":"U"}}}"#.utf8), plan: abstract)
+            try store.commit(
+                response: Array(#"{"data":{"user":{"name":"n","bestFriend":{"name":"b","id":"F"},"id":"U"}}}"#.utf8),
+                plan: abstract)
             let copy = try RecordStore(relayJSON: store.relayJSON())
             XCTAssertEqual(copy.relayJSON(), store.relayJSON())
             _ = try? RecordStore(relayJSON: Array(#"{"a":{"__typename":"T","x":{"__refs":["a",1]}},"b":"#.utf8))

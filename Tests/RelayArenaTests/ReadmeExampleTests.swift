@@ -11,29 +11,35 @@ final class ReadmeExampleTests: XCTestCase {
         let schemaText = try Fixtures.text("todo.graphql")
         let responseChunks: [[UInt8]] = [
             Array(#"{"data":{"user":{"id":"VXNlcjptZQ==","todos":{"edges":[{"node":{"id":"VG9kbzow","te"#.utf8),
-            Array(#"xt":"Buy milk","complete":false}},{"node":{"id":"VG9kbzox","text":"Walk","complete":true}}]}}}}"#.utf8),
+            Array(
+                #"xt":"Buy milk","complete":false}},{"node":{"id":"VG9kbzox","text":"Walk","complete":true}}]}}}}"#.utf8
+            ),
         ]
         var printed: [String] = []
         func print(_ s: String) { printed.append(s) }
 
         // README:begin
         let compiler = try Compiler(schema: GraphQLSourceFile(name: "todo.graphql", text: schemaText))
-        let documents = try compiler.compile([GraphQLSourceFile(name: "TodoList.graphql", text: """
-            query TodoListQuery($first: Int!) {
-              user(id: "me") { todos(first: $first) { edges { node { ...TodoItem_todo } } } }
-            }
-            fragment TodoItem_todo on Todo { text complete }
-            """)])
+        let documents = try compiler.compile([
+            GraphQLSourceFile(
+                name: "TodoList.graphql",
+                text: """
+                    query TodoListQuery($first: Int!) {
+                      user(id: "me") { todos(first: $first) { edges { node { ...TodoItem_todo } } } }
+                    }
+                    fragment TodoItem_todo on Todo { text complete }
+                    """)
+        ])
         let query = documents.operations["TodoListQuery"]!
         let plan = try NormalizationPlan(operation: query, variables: ["first": .int(2)])
 
-        let store = RecordStore()                       // holds client:root
+        let store = RecordStore()  // holds client:root
         let normalizer = try ResponseNormalizer(plan: plan)
-        for chunk in responseChunks {                   // bytes as they arrive, split anywhere
+        for chunk in responseChunks {  // bytes as they arrive, split anywhere
             try normalizer.feed(chunk)
         }
         let updated = try store.publish(try normalizer.finish())
-        print("updated \(updated.count) records")      // new or changed data IDs
+        print("updated \(updated.count) records")  // new or changed data IDs
 
         // The query's own view is masked: each node is a pointer to TodoItem_todo.
         let list = store.read(operation: query, variables: ["first": .int(2)])
@@ -44,20 +50,24 @@ final class ReadmeExampleTests: XCTestCase {
 
         // The item view reads its own fields through the pointer's __id.
         let item = store.read(fragment: documents.fragments["TodoItem_todo"]!, dataID: "VG9kbzow")
-        print(item.data!.jsonText)                      // {"text":"Buy milk","complete":false}
+        print(item.data!.jsonText)  // {"text":"Buy milk","complete":false}
 
         // Zero-copy: look a field up in the arena; the text is borrowed until you ask for a String.
         store.withSnapshot { snapshot in
             if case .record(let todo) = snapshot.record("VG9kbzox"),
-               case .string(let text)? = snapshot.field(todo, "text") {
-                print(text.string)                      // Walk
+                case .string(let text)? = snapshot.field(todo, "text")
+            {
+                print(text.string)  // Walk
             }
         }
         // README:end
 
         XCTAssertEqual(printed.count, 4)
         XCTAssertEqual(printed[0], "updated 7 records")  // root, user, connection, 2 edges, 2 todos
-        XCTAssertEqual(printed[1], #"{"__id":"VG9kbzow","__fragments":{"TodoItem_todo":{}},"__fragmentOwner":{"name":"TodoListQuery","variables":{"first":2}}}"#)
+        XCTAssertEqual(
+            printed[1],
+            #"{"__id":"VG9kbzow","__fragments":{"TodoItem_todo":{}},"__fragmentOwner":{"name":"TodoListQuery","variables":{"first":2}}}"#
+        )
         XCTAssertEqual(printed[2], #"{"text":"Buy milk","complete":false}"#)
         XCTAssertEqual(printed[3], "Walk")
         XCTAssertFalse(list.isMissingData)
@@ -66,10 +76,12 @@ final class ReadmeExampleTests: XCTestCase {
 
     func testReadmeShowsThisExample() throws {
         let here = URL(fileURLWithPath: #filePath)
-        let readme = try String(contentsOf: here.deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(
+            contentsOf: here.deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
         let source = try String(contentsOf: here, encoding: .utf8)
-        guard let begin = source.range(of: "// README:begin\n"), let end = source.range(of: "        // README:end") else {
+        guard let begin = source.range(of: "// README:begin\n"), let end = source.range(of: "        // README:end")
+        else {
             return XCTFail("markers missing")
         }
         let body = source[begin.upperBound..<end.lowerBound].split(separator: "\n", omittingEmptySubsequences: false)

@@ -40,7 +40,8 @@ final class RetainedMemoryTests: XCTestCase {
         XCTAssertLessThan(RecordStore.retainedMemoryBytes, kept, "the new store took kept blocks")
         XCTAssertEqual(reused.relayJSON(), expected)
         // And it merges like any store: a refetch with changes updates the same records.
-        XCTAssertEqual(Array(try reused.commit(response: other, plan: plan)), Array(try fresh.commit(response: other, plan: plan)))
+        XCTAssertEqual(
+            Array(try reused.commit(response: other, plan: plan)), Array(try fresh.commit(response: other, plan: plan)))
         XCTAssertEqual(reused.relayJSON(), fresh.relayJSON())
     }
 

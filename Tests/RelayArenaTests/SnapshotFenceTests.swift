@@ -10,17 +10,20 @@ final class SnapshotFenceTests: XCTestCase {
     static let message = "used after its withSnapshot closure returned"
 
     static func store() throws -> RecordStore {
-        try RecordStore(relayJSON: Array(#"""
-            {"client:root":{"__id":"client:root","__typename":"__Root","me":{"__ref":"U"}},
-             "U":{"__id":"U","__typename":"User","name":"Ada","friends":{"__refs":["U",null]}}}
-            """#.utf8))
+        try RecordStore(
+            relayJSON: Array(
+                #"""
+                {"client:root":{"__id":"client:root","__typename":"__Root","me":{"__ref":"U"}},
+                 "U":{"__id":"U","__typename":"User","name":"Ada","friends":{"__refs":["U",null]}}}
+                """#.utf8))
     }
 
     func testBorrowedValuesWorkInsideTheSnapshot() throws {
         let store = try Self.store()
         store.withSnapshot { s in
             guard case .record(let u) = s.record("U"), case .string(let name)? = s.field(u, "name"),
-                  case .links(let friends)? = s.field(u, "friends") else { return XCTFail("fixture") }
+                case .links(let friends)? = s.field(u, "friends")
+            else { return XCTFail("fixture") }
             XCTAssertEqual(name.count, 3)
             XCTAssertTrue(name == "Ada")
             XCTAssertEqual(name.withUnsafeBytes { Array($0) }, Array("Ada".utf8))
@@ -35,14 +38,18 @@ final class SnapshotFenceTests: XCTestCase {
         switch misuse {
         case "text":
             let name = store!.withSnapshot { s -> BorrowedUTF8 in
-                guard case .record(let u) = s.record("U"), case .string(let t)? = s.field(u, "name") else { fatalError("fixture") }
+                guard case .record(let u) = s.record("U"), case .string(let t)? = s.field(u, "name") else {
+                    fatalError("fixture")
+                }
                 return t
             }
             store = nil  // the arena is freed: reading `name` now would read freed memory
             print(name.string)
         case "links":
             let friends = store!.withSnapshot { s -> LinkList in
-                guard case .record(let u) = s.record("U"), case .links(let l)? = s.field(u, "friends") else { fatalError("fixture") }
+                guard case .record(let u) = s.record("U"), case .links(let l)? = s.field(u, "friends") else {
+                    fatalError("fixture")
+                }
                 return l
             }
             print(friends[0] as Any)

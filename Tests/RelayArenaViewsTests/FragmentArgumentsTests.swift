@@ -12,14 +12,19 @@ final class FragmentArgumentsTests: XCTestCase {
         func todos(_ ids: [String]) -> String {
             ids.map { #"{"node":{"id":"\#($0)","text":"\#($0)","complete":false}}"# }.joined(separator: ",")
         }
-        let three = #"{"data":{"node":{"__typename":"User","id":"me","name":"Me","todos":{"edges":[\#(todos(["a", "b", "c"]))]}}}}"#
-        let two = #"{"data":{"node":{"__typename":"User","id":"me","name":"Me","todos":{"edges":[\#(todos(["x", "y"]))]}}}}"#
-        try store.commit(response: Array(three.utf8), plan: UserRefetchQuery(id: "me", count: 3, withEmail: false).plan())
+        let three =
+            #"{"data":{"node":{"__typename":"User","id":"me","name":"Me","todos":{"edges":[\#(todos(["a", "b", "c"]))]}}}}"#
+        let two =
+            #"{"data":{"node":{"__typename":"User","id":"me","name":"Me","todos":{"edges":[\#(todos(["x", "y"]))]}}}}"#
+        try store.commit(
+            response: Array(three.utf8), plan: UserRefetchQuery(id: "me", count: 3, withEmail: false).plan())
         try store.commit(response: Array(two.utf8), plan: UserRefetchQuery(id: "me", withEmail: false).plan())
         return store
     }
 
-    private func todoIDs(_ snapshot: StoreSnapshot, _ pointer: FragmentPointer<UserRefetch_user>) -> (ids: [String]?, missing: Bool) {
+    private func todoIDs(_ snapshot: StoreSnapshot, _ pointer: FragmentPointer<UserRefetch_user>) -> (
+        ids: [String]?, missing: Bool
+    ) {
         let (data, missing) = snapshot.read(UserRefetch_user.self, pointer)
         return (data?.todos?.edges.map { $0.compactMap { $0?.node?.id } }, missing)
     }
@@ -67,8 +72,9 @@ final class FragmentArgumentsTests: XCTestCase {
 
     func testArgumentsOnTopOfTheOwnersVariables() throws {
         let store = try userStore()
-        let pointer = FragmentPointer<UserRefetch_user>(dataID: "me", arguments: .init(count: 3),
-                                                        variables: ["count": .int(2), "withEmail": .bool(false)])
+        let pointer = FragmentPointer<UserRefetch_user>(
+            dataID: "me", arguments: .init(count: 3),
+            variables: ["count": .int(2), "withEmail": .bool(false)])
         XCTAssertEqual(pointer.variables, ["count": .int(3), "withEmail": .bool(false)])
         XCTAssertEqual(store.withSnapshot { todoIDs($0, pointer).ids }, ["a", "b", "c"])
     }
@@ -92,10 +98,12 @@ final class FragmentArgumentsTests: XCTestCase {
         // `todos(first:3)`, which the refetch query wrote. The default `status: "any"` is not.
         let store = try userStore()
         store.withSnapshot { snapshot in
-            let explicit = snapshot.read(ToDoArguments_user.self, FragmentPointer(dataID: "me", arguments: .init(count: 3, status: nil)))
+            let explicit = snapshot.read(
+                ToDoArguments_user.self, FragmentPointer(dataID: "me", arguments: .init(count: 3, status: nil)))
             XCTAssertEqual(explicit.data?.todos?.edges.map { $0.compactMap { $0?.node?.id } }, ["a", "b", "c"])
             XCTAssertFalse(explicit.isMissingData)
-            let defaults = snapshot.read(ToDoArguments_user.self, FragmentPointer(dataID: "me", arguments: .init(count: 3)))
+            let defaults = snapshot.read(
+                ToDoArguments_user.self, FragmentPointer(dataID: "me", arguments: .init(count: 3)))
             XCTAssertNil(defaults.data?.todos, "todos(first:3,status:\"any\") was never fetched")
             XCTAssertTrue(defaults.isMissingData)
         }

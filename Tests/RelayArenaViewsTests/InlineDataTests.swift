@@ -6,9 +6,9 @@ import XCTest
 
 final class InlineDataTests: XCTestCase {
     private static let response = #"""
-    {"data":{"user":{"id":"me","name":"Me","email":"me@example.com",
-      "bestFriend":{"name":"Pal","id":"pal"},"avatar":{"url":"https://example.com/me-64.png"}}}}
-    """#
+        {"data":{"user":{"id":"me","name":"Me","email":"me@example.com",
+          "bestFriend":{"name":"Pal","id":"pal"},"avatar":{"url":"https://example.com/me-64.png"}}}}
+        """#
 
     func testReadInlineDataWithArgumentsAndCondition() throws {
         let query = InlineDataUserQuery(size: 64)
@@ -50,15 +50,22 @@ final class InlineDataTests: XCTestCase {
         let query = InlineDataUserQuery(size: 64)
         let store = try store(query, Self.response)
         let result = store.read(operation: InlineDataUserQuery.artifact, variables: query.variables.asJSON)
-        XCTAssertEqual(result.jsonText, #"{"data":{"user":{"id":"me","__id":"me","__fragments":{"#
-            + #""UserInlineSummary_user":{"name":"Me","email":"me@example.com","bestFriend":{"name":"Pal"}},"#
-            + #""UserInlineAvatar_user":{"avatar":{"url":"https://example.com/me-64.png"}}}}},"isMissingData":false}"#)
+        XCTAssertEqual(
+            result.jsonText,
+            #"{"data":{"user":{"id":"me","__id":"me","__fragments":{"#
+                + #""UserInlineSummary_user":{"name":"Me","email":"me@example.com","bestFriend":{"name":"Pal"}},"#
+                + #""UserInlineAvatar_user":{"avatar":{"url":"https://example.com/me-64.png"}}}}},"isMissingData":false}"#
+        )
         XCTAssertTrue(result.seenRecords.isSuperset(of: ["me", "pal", "client:me:avatar(size:64)"]))
     }
 
     func testTypedInlineDataIsTheFragmentsOwnView() {
         // The accessor's type is the fragment's Data, not a pointer (compile-time check).
-        let _: (InlineDataUserQuery.Data.User) -> UserInlineAvatar_user.Data = { $0.readInlineData(UserInlineAvatar_user.self) }
-        let _: (InlineDataUserQuery.Data.User) -> UserInlineSummary_user.Data? = { $0.readInlineData(UserInlineSummary_user.self) }
+        let _: (InlineDataUserQuery.Data.User) -> UserInlineAvatar_user.Data = {
+            $0.readInlineData(UserInlineAvatar_user.self)
+        }
+        let _: (InlineDataUserQuery.Data.User) -> UserInlineSummary_user.Data? = {
+            $0.readInlineData(UserInlineSummary_user.self)
+        }
     }
 }

@@ -5,7 +5,8 @@ import XCTest
 
 final class MaskingCompileTests: XCTestCase {
     func testReadingIDAndPassingThePointerCompiles() throws {
-        let result = try typecheck("""
+        let result = try typecheck(
+            """
             import RelayArena
             func row(_ node: ToDoList_user.Data.Todos.Edges.Node) -> (String, FragmentPointer<ToDoItem_todo>) {
                 (node.id, node.asFragment())
@@ -15,7 +16,8 @@ final class MaskingCompileTests: XCTestCase {
     }
 
     func testReadingTextFromTheListViewDoesNotCompile() throws {
-        let result = try typecheck("""
+        let result = try typecheck(
+            """
             import RelayArena
             func leak(_ node: ToDoList_user.Data.Todos.Edges.Node) -> String { node.text }
             """)
@@ -24,7 +26,8 @@ final class MaskingCompileTests: XCTestCase {
     }
 
     func testPointerToAFragmentNotSpreadDoesNotCompile() throws {
-        let result = try typecheck("""
+        let result = try typecheck(
+            """
             import RelayArena
             func wrong(_ node: ToDoList_user.Data.Todos.Edges.Node) -> FragmentPointer<ToDoList_user> { node.asFragment() }
             """)
@@ -33,7 +36,8 @@ final class MaskingCompileTests: XCTestCase {
     }
 
     func testFragmentsByNameCompilesForASpreadFragment() throws {
-        let result = try typecheck("""
+        let result = try typecheck(
+            """
             import RelayArena
             func row(_ node: ToDoList_user.Data.Todos.Edges.Node) -> FragmentPointer<ToDoItem_todo> { node.fragments.toDoItem_todo }
             """)
@@ -41,7 +45,8 @@ final class MaskingCompileTests: XCTestCase {
     }
 
     func testFragmentsByNameForAFragmentNotSpreadDoesNotCompile() throws {
-        let result = try typecheck("""
+        let result = try typecheck(
+            """
             import RelayArena
             func wrong(_ node: ToDoList_user.Data.Todos.Edges.Node) -> FragmentPointer<ToDoList_user> { node.fragments.toDoList_user }
             """)
@@ -50,7 +55,8 @@ final class MaskingCompileTests: XCTestCase {
     }
 
     func testFragmentsByNameStaysMasked() throws {
-        let result = try typecheck("""
+        let result = try typecheck(
+            """
             import RelayArena
             func leak(_ node: ToDoList_user.Data.Todos.Edges.Node) -> String { node.fragments.toDoItem_todo.text }
             """)
@@ -60,13 +66,15 @@ final class MaskingCompileTests: XCTestCase {
 
     func testInlineDataFieldsStayMaskedOnTheParent() throws {
         // An `@inline` spread's fields are read only through `readInlineData(F.self)`.
-        let masked = try typecheck("""
+        let masked = try typecheck(
+            """
             import RelayArena
             func leak(_ user: InlineDataUserQuery.Data.User) -> String? { user.email }
             """)
         XCTAssertNotEqual(masked.status, 0)
         XCTAssertTrue(masked.output.contains("has no member 'email'"), masked.output)
-        let inline = try typecheck("""
+        let inline = try typecheck(
+            """
             import RelayArena
             func email(_ user: InlineDataUserQuery.Data.User) -> String? { user.readInlineData(UserInlineSummary_user.self)?.email }
             """)
@@ -89,7 +97,8 @@ final class MaskingCompileTests: XCTestCase {
         try snippet.write(to: snippetURL, atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = swiftc
-        process.arguments = ["-typecheck", "-swift-version", "6", "-module-name", "MaskingProbe", "-I", modules.path]
+        process.arguments =
+            ["-typecheck", "-swift-version", "6", "-module-name", "MaskingProbe", "-I", modules.path]
             + Self.cModuleIncludes(modules) + generated.map(\.path) + [snippetURL.path]
         let pipe = Pipe()
         process.standardOutput = pipe
@@ -113,7 +122,9 @@ final class MaskingCompileTests: XCTestCase {
         var dir = Bundle.main.bundleURL
         for _ in 0..<3 {
             for candidate in [dir.appendingPathComponent("Modules"), dir]
-            where FileManager.default.fileExists(atPath: candidate.appendingPathComponent("RelayArena.swiftmodule").path) {
+            where FileManager.default.fileExists(
+                atPath: candidate.appendingPathComponent("RelayArena.swiftmodule").path)
+            {
                 return candidate
             }
             dir = dir.deletingLastPathComponent()

@@ -37,9 +37,11 @@ final class PluralFragmentTests: XCTestCase {
         let store = try store(ToDoTextsQuery(), Self.payload)
         // A Todo record with no text: fetched by a query that only asked for its type and id.
         let node = NodeRefetchQuery(id: "bare")
-        try store.commit(response: Array(#"{"data":{"node":{"__typename":"Todo","id":"bare"}}}"#.utf8), plan: node.plan())
+        try store.commit(
+            response: Array(#"{"data":{"node":{"__typename":"Todo","id":"bare"}}}"#.utf8), plan: node.plan())
         store.withSnapshot { snapshot in
-            let (views, missing) = snapshot.read(ToDoTexts_todos.self, [FragmentPointer(dataID: "VG9kbzow"), FragmentPointer(dataID: "bare")])
+            let (views, missing) = snapshot.read(
+                ToDoTexts_todos.self, [FragmentPointer(dataID: "VG9kbzow"), FragmentPointer(dataID: "bare")])
             XCTAssertTrue(missing)
             XCTAssertEqual(views.map { $0?.text }, ["Taste JavaScript", ""])
         }
@@ -56,16 +58,19 @@ final class PluralFragmentTests: XCTestCase {
 
     func testOnlyPluralFragmentsReadAListOfPointers() throws {
         let generated = try ViewSources.swiftFiles("Generated/ToDo")
-        let plural = try MaskingCompileTests.typecheck("""
+        let plural = try MaskingCompileTests.typecheck(
+            """
             import RelayArena
             func texts(_ s: StoreSnapshot, _ p: [FragmentPointer<ToDoTexts_todos>]) -> [String?] { s.read(ToDoTexts_todos.self, p).data.map { $0?.text } }
             """, with: generated)
         XCTAssertEqual(plural.status, 0, plural.output)
-        let single = try MaskingCompileTests.typecheck("""
+        let single = try MaskingCompileTests.typecheck(
+            """
             import RelayArena
             func texts(_ s: StoreSnapshot, _ p: [FragmentPointer<ToDoItem_todo>]) -> Bool { s.read(ToDoItem_todo.self, p).isMissingData }
             """, with: generated)
         XCTAssertNotEqual(single.status, 0)
-        XCTAssertTrue(single.output.contains("PluralFragment") || single.output.contains("FragmentPointer"), single.output)
+        XCTAssertTrue(
+            single.output.contains("PluralFragment") || single.output.contains("FragmentPointer"), single.output)
     }
 }

@@ -6,8 +6,9 @@ import XCTest
 final class ReadmeViewsTests: XCTestCase {
     func testReadmeQuotesTheCompiledViews() throws {
         let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        let readme = try String(contentsOf: here.deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(
+            contentsOf: here.deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("README.md"), encoding: .utf8)
         for name in ["ToDoItem.swift"] {
             let source = try String(contentsOf: here.appendingPathComponent("App/ToDo/\(name)"), encoding: .utf8)
             let body = source.split(separator: "\n", omittingEmptySubsequences: false)

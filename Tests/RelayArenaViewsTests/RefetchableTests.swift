@@ -10,7 +10,9 @@ final class RefetchableTests: XCTestCase {
     func testSynthesizedQueriesAreOperationsWithTextAndMetadata() throws {
         let result = try Self.compileApp()
         let operations = result.documents.operations
-        XCTAssertEqual(operations["ToDoRefetchQuery"]?.text, """
+        XCTAssertEqual(
+            operations["ToDoRefetchQuery"]?.text,
+            """
             query ToDoRefetchQuery($id: ID!) {
               node(id: $id) {
                 __typename
@@ -24,17 +26,29 @@ final class RefetchableTests: XCTestCase {
             }
 
             """)
-        XCTAssertEqual(operations["QueryRefetchQuery"]?.text, "query QueryRefetchQuery {\n  viewer {\n    unreadCount\n  }\n}\n")
-        XCTAssertEqual(operations["ViewerRefetchQuery"]?.text, "query ViewerRefetchQuery {\n  viewer {\n    unreadCount\n    locale\n  }\n}\n")
-        XCTAssertEqual(operations["UserRefetchQuery"]?.variables.map { "\($0.name): \($0.type)" }, ["id: ID!", "count: Int", "withEmail: Boolean!"])
+        XCTAssertEqual(
+            operations["QueryRefetchQuery"]?.text, "query QueryRefetchQuery {\n  viewer {\n    unreadCount\n  }\n}\n")
+        XCTAssertEqual(
+            operations["ViewerRefetchQuery"]?.text,
+            "query ViewerRefetchQuery {\n  viewer {\n    unreadCount\n    locale\n  }\n}\n")
+        XCTAssertEqual(
+            operations["UserRefetchQuery"]?.variables.map { "\($0.name): \($0.type)" },
+            ["id: ID!", "count: Int", "withEmail: Boolean!"])
         XCTAssertEqual(operations["UserRefetchQuery"]?.variables[1].defaultValue, .int(2))
-        XCTAssertEqual(result.refetch, [
-            "ToDoRefetch_todo": RefetchMetadata(operation: "ToDoRefetchQuery", fragmentPathInResult: ["node"], identifierField: "id"),
-            "UserRefetch_user": RefetchMetadata(operation: "UserRefetchQuery", fragmentPathInResult: ["node"], identifierField: "id"),
-            "NodeRefetch_node": RefetchMetadata(operation: "NodeRefetchQuery", fragmentPathInResult: ["node"], identifierField: "id"),
-            "QueryRefetch_query": RefetchMetadata(operation: "QueryRefetchQuery", fragmentPathInResult: [], identifierField: nil),
-            "ViewerRefetch_viewer": RefetchMetadata(operation: "ViewerRefetchQuery", fragmentPathInResult: ["viewer"], identifierField: nil),
-        ])
+        XCTAssertEqual(
+            result.refetch,
+            [
+                "ToDoRefetch_todo": RefetchMetadata(
+                    operation: "ToDoRefetchQuery", fragmentPathInResult: ["node"], identifierField: "id"),
+                "UserRefetch_user": RefetchMetadata(
+                    operation: "UserRefetchQuery", fragmentPathInResult: ["node"], identifierField: "id"),
+                "NodeRefetch_node": RefetchMetadata(
+                    operation: "NodeRefetchQuery", fragmentPathInResult: ["node"], identifierField: "id"),
+                "QueryRefetch_query": RefetchMetadata(
+                    operation: "QueryRefetchQuery", fragmentPathInResult: [], identifierField: nil),
+                "ViewerRefetch_viewer": RefetchMetadata(
+                    operation: "ViewerRefetchQuery", fragmentPathInResult: ["viewer"], identifierField: nil),
+            ])
         // The generated types carry the same metadata.
         XCTAssertEqual(ToDoRefetch_todo.refetchMetadata, result.refetch["ToDoRefetch_todo"])
         XCTAssertEqual(ViewerRefetch_viewer.refetchMetadata, result.refetch["ViewerRefetch_viewer"])
@@ -43,7 +57,8 @@ final class RefetchableTests: XCTestCase {
     func testFragmentsOnNodeGetIDOthersDoNot() throws {
         let fragments = try Self.compileApp().documents.fragments
         XCTAssertEqual(fragments["ToDoRefetch_todo"]?.selections.map(Self.name), ["text", "complete", "id"])
-        XCTAssertEqual(fragments["UserRefetch_user"]?.selections.first.map(Self.name), "id", "already selected: not added twice")
+        XCTAssertEqual(
+            fragments["UserRefetch_user"]?.selections.first.map(Self.name), "id", "already selected: not added twice")
         XCTAssertEqual(fragments["UserRefetch_user"]?.selections.filter { Self.name($0) == "id" }.count, 1)
         XCTAssertEqual(fragments["ViewerRefetch_viewer"]?.selections.map(Self.name), ["unreadCount", "locale"])
     }
@@ -76,17 +91,24 @@ final class RefetchableTests: XCTestCase {
             XCTAssertEqual(data?.complete, false)
             // The query's own view passes the pointer down, as the refetch container would.
             let node = try XCTUnwrap(snapshot.read(query).data?.node)
-            XCTAssertEqual(node.asFragment(), FragmentPointer<ToDoRefetch_todo>(
-                dataID: "VG9kbzow", variables: ["id": .string("VG9kbzow")], owner: node.asFragment().owner))
+            XCTAssertEqual(
+                node.asFragment(),
+                FragmentPointer<ToDoRefetch_todo>(
+                    dataID: "VG9kbzow", variables: ["id": .string("VG9kbzow")], owner: node.asFragment().owner))
         }
     }
 
     func testFragmentArgumentsAndGlobalVariablesMapToTheQuery() throws {
         let defaults = FragmentPointer<UserRefetch_user>(dataID: "me")
-        XCTAssertEqual(UserRefetch_user.refetchQuery(for: defaults, withEmail: false), UserRefetchQuery(id: "me", count: 2, withEmail: false))
+        XCTAssertEqual(
+            UserRefetch_user.refetchQuery(for: defaults, withEmail: false),
+            UserRefetchQuery(id: "me", count: 2, withEmail: false))
         XCTAssertEqual(UserRefetch_user.refetchVariables(for: defaults), ["id": .string("me"), "count": .int(2)])
-        let current = FragmentPointer<UserRefetch_user>(dataID: "me", variables: ["count": .int(5), "withEmail": .bool(true), "other": .int(1)])
-        XCTAssertEqual(UserRefetch_user.refetchVariables(for: current), ["id": .string("me"), "count": .int(5), "withEmail": .bool(true)])
+        let current = FragmentPointer<UserRefetch_user>(
+            dataID: "me", variables: ["count": .int(5), "withEmail": .bool(true), "other": .int(1)])
+        XCTAssertEqual(
+            UserRefetch_user.refetchVariables(for: current),
+            ["id": .string("me"), "count": .int(5), "withEmail": .bool(true)])
         XCTAssertEqual(UserRefetch_user.refetchQuery(for: current, withEmail: true).variables.count, 5)
     }
 
@@ -99,14 +121,16 @@ final class RefetchableTests: XCTestCase {
         let store = try store(query, response)
         try store.withSnapshot { snapshot in
             let pointer = try XCTUnwrap(snapshot.read(query).data?.node?.asFragment())
-            XCTAssertEqual(pointer.variables["count"], .int(1), "@arguments(count: $count) resolved against the query's variables")
+            XCTAssertEqual(
+                pointer.variables["count"], .int(1), "@arguments(count: $count) resolved against the query's variables")
             let (data, missing) = snapshot.read(UserRefetch_user.self, pointer)
             XCTAssertFalse(missing)
             XCTAssertEqual(data?.name, "Ada")
             XCTAssertNil(data?.email, "@include(if: $withEmail) with withEmail false")
             XCTAssertEqual(data?.todos?.edges?.compactMap { $0?.node?.id }, ["t1"])
             // With the default count (2) the fragment reads another storage key: not fetched.
-            let (other, otherMissing) = snapshot.read(UserRefetch_user.self, FragmentPointer(dataID: "me", variables: ["withEmail": .bool(false)]))
+            let (other, otherMissing) = snapshot.read(
+                UserRefetch_user.self, FragmentPointer(dataID: "me", variables: ["withEmail": .bool(false)]))
             XCTAssertTrue(otherMissing)
             XCTAssertNil(other?.todos)
         }
@@ -117,7 +141,8 @@ final class RefetchableTests: XCTestCase {
         XCTAssertEqual(query, QueryRefetchQuery())
         let store = try store(query, #"{"data":{"viewer":{"unreadCount":3}}}"#)
         let viewerQuery = ViewerRefetch_viewer.refetchQuery(for: FragmentPointer(dataID: "client:root:viewer"))
-        try store.commit(response: Array(#"{"data":{"viewer":{"unreadCount":4,"locale":"fr"}}}"#.utf8), plan: viewerQuery.plan())
+        try store.commit(
+            response: Array(#"{"data":{"viewer":{"unreadCount":4,"locale":"fr"}}}"#.utf8), plan: viewerQuery.plan())
         store.withSnapshot { snapshot in
             let root = snapshot.read(QueryRefetch_query.self, FragmentPointer(dataID: RecordStore.rootID))
             XCTAssertFalse(root.isMissingData)
@@ -130,9 +155,11 @@ final class RefetchableTests: XCTestCase {
     }
 
     static func compileApp() throws -> CompilationResult {
-        let compiler = try Compiler(schema: GraphQLSourceFile(name: "todo.graphql", text: try Fixtures.text("todo.graphql")))
+        let compiler = try Compiler(
+            schema: GraphQLSourceFile(name: "todo.graphql", text: try Fixtures.text("todo.graphql")))
         let documents = try ViewSources.swiftFiles("App/ToDo").compactMap { url in
-            try SwiftSourceDocuments.extract(GraphQLSourceFile(name: url.path, text: try String(contentsOf: url, encoding: .utf8)))
+            try SwiftSourceDocuments.extract(
+                GraphQLSourceFile(name: url.path, text: try String(contentsOf: url, encoding: .utf8)))
         }
         return try compiler.compileWithMetadata(documents)
     }

@@ -18,7 +18,8 @@ final class SingleFileTests: XCTestCase {
         """
 
     func testCombinedFileTypechecks() throws {
-        let combined = SwiftGenerator.combine(try ViewSources.generate(schema: "todo.graphql", app: "ToDo"), name: "All.swift")
+        let combined = SwiftGenerator.combine(
+            try ViewSources.generate(schema: "todo.graphql", app: "ToDo"), name: "All.swift")
         let result = try typecheck([combined])
         XCTAssertEqual(result.status, 0, result.output)
     }

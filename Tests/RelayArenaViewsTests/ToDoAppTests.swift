@@ -93,7 +93,8 @@ final class ToDoAppTests: XCTestCase {
     }
 
     func testNullableLinkedNullAndPluralWithNullHoles() throws {
-        let payload = #"{"data":{"user":{"todos":{"edges":[null,{"node":null},{"node":{"id":"a","text":"A","complete":true}}]}}}}"#
+        let payload =
+            #"{"data":{"user":{"todos":{"edges":[null,{"node":null},{"node":{"id":"a","text":"A","complete":true}}]}}}}"#
         let store = try store(ToDoItemPreviewQuery(), payload)
         try store.withSnapshot { snapshot in
             let (data, missing) = snapshot.read(ToDoItemPreviewQuery())

@@ -5,11 +5,11 @@ import XCTest
 
 final class ViewFieldTests: XCTestCase {
     static let details = #"""
-    {"data":{"user":{"id":"u1","name":"Ann","nicknames":["a",null],"luckyNumbers":[7,13],
-      "avatar":{"url":"https://x/a.png","format":"GIF"},
-      "todos":{"edges":[{"cursor":"c0","node":{"id":"t0","text":"Zero","notes":"n0","tags":["x","y"],
-        "meta":{"k":[1,2]},"priority":3,"estimateHours":1.5}}],"pageInfo":{"hasNextPage":true}}}}}
-    """#
+        {"data":{"user":{"id":"u1","name":"Ann","nicknames":["a",null],"luckyNumbers":[7,13],
+          "avatar":{"url":"https://x/a.png","format":"GIF"},
+          "todos":{"edges":[{"cursor":"c0","node":{"id":"t0","text":"Zero","notes":"n0","tags":["x","y"],
+            "meta":{"k":[1,2]},"priority":3,"estimateHours":1.5}}],"pageInfo":{"hasNextPage":true}}}}}
+        """#
 
     func testDetailsQueryTypedFields() throws {
         let op = ToDoDetailsQuery(id: "u1", count: 5, withNotes: true)
@@ -43,7 +43,8 @@ final class ViewFieldTests: XCTestCase {
         let store = try store(ToDoDetailsQuery(id: "u1", count: 5, withNotes: true), Self.details)
         store.withSnapshot { snapshot in
             // Same records, read with withNotes false: the conditional field is not exposed.
-            let node = snapshot.read(ToDoDetailsQuery(id: "u1", count: 5, withNotes: false)).data?.user?.todos?.edges?.first??.node
+            let node = snapshot.read(ToDoDetailsQuery(id: "u1", count: 5, withNotes: false)).data?.user?.todos?.edges?
+                .first??.node
             XCTAssertEqual(node?.text, "Zero")
             XCTAssertNil(node?.notes)
         }
@@ -76,7 +77,8 @@ final class ViewFieldTests: XCTestCase {
     }
 
     func testInlineFragmentsOnConcreteTypes() throws {
-        let droid = #"{"data":{"hero":{"__typename":"Droid","id":"2001","name":"R2-D2","appearsIn":["NEWHOPE","XMAS"],"primaryFunction":"Astromech"}}}"#
+        let droid =
+            #"{"data":{"hero":{"__typename":"Droid","id":"2001","name":"R2-D2","appearsIn":["NEWHOPE","XMAS"],"primaryFunction":"Astromech"}}}"#
         let op = HeroQuery(episode: .empire)
         XCTAssertEqual(op.variables.asJSON, ["episode": .string("EMPIRE")])
         let store = try store(op, droid)
@@ -93,11 +95,11 @@ final class ViewFieldTests: XCTestCase {
 
     func testInlineFragmentOnAnAbstractTypeUsesTypeRecords() throws {
         let results = #"""
-        {"data":{"search":[
-          {"__typename":"Human","__isCharacter":"Human","__isNode":"Human","id":"1000","name":"Luke"},
-          {"__typename":"Starship","__isNode":"Starship","id":"3000","length":34.5},
-          {"__typename":"Planet","name":"Tatooine"}]}}
-        """#
+            {"data":{"search":[
+              {"__typename":"Human","__isCharacter":"Human","__isNode":"Human","id":"1000","name":"Luke"},
+              {"__typename":"Starship","__isNode":"Starship","id":"3000","length":34.5},
+              {"__typename":"Planet","name":"Tatooine"}]}}
+            """#
         let store = try store(SearchQuery(), results)
         try store.withSnapshot { snapshot in
             let (data, missing) = snapshot.read(SearchQuery())
@@ -116,7 +118,8 @@ final class ViewFieldTests: XCTestCase {
     /// members that implement Character, `humanKind` on the Human (relay's generated types; the
     /// untyped reader reads `kind` on every member, as relay's reader does: golden case 087).
     func testTypenameAliasesOnlyWhereTheirRefinementMatches() throws {
-        let results = #"{"data":{"search":[{"__typename":"Human","__isCharacter":"Human","kind":"Human","appearsIn":["JEDI"],"humanKind":"Human","__isNode":"Human","id":"1000"},{"__typename":"Starship","__isNode":"Starship","id":"3000"},{"__typename":"Droid","__isCharacter":"Droid","kind":"Droid","appearsIn":[],"__isNode":"Droid","id":"2001"}]}}"#
+        let results =
+            #"{"data":{"search":[{"__typename":"Human","__isCharacter":"Human","kind":"Human","appearsIn":["JEDI"],"humanKind":"Human","__isNode":"Human","id":"1000"},{"__typename":"Starship","__isNode":"Starship","id":"3000"},{"__typename":"Droid","__isCharacter":"Droid","kind":"Droid","appearsIn":[],"__isNode":"Droid","id":"2001"}]}}"#
         let store = try store(TypenameAliasesQuery(), results)
         try store.withSnapshot { snapshot in
             let (data, missing) = snapshot.read(TypenameAliasesQuery())

@@ -9,17 +9,17 @@ import XCTest
 enum Payloads {
     /// The current user's list, as the seeds' CurrentUserToDoList screen would receive it.
     static let currentUser = #"""
-    {"data":{"user":{"id":"me","todos":{"edges":[
-      {"node":{"id":"VG9kbzow","text":"Taste JavaScript","complete":true}},
-      {"node":{"id":"VG9kbzox","text":"Buy a unicorn","complete":false}}]}}}}
-    """#
+        {"data":{"user":{"id":"me","todos":{"edges":[
+          {"node":{"id":"VG9kbzow","text":"Taste JavaScript","complete":true}},
+          {"node":{"id":"VG9kbzox","text":"Buy a unicorn","complete":false}}]}}}}
+        """#
 
     /// The seeds' ToDoItemPreview.json (the preview query has no `id` on the user).
     static let preview = #"""
-    {"data":{"user":{"todos":{"edges":[
-      {"node":{"id":"VG9kbzow","text":"Taste JavaScript","complete":true}},
-      {"node":{"id":"VG9kbzox","text":"Buy a unicorn","complete":false}}]}}}}
-    """#
+        {"data":{"user":{"todos":{"edges":[
+          {"node":{"id":"VG9kbzow","text":"Taste JavaScript","complete":true}},
+          {"node":{"id":"VG9kbzox","text":"Buy a unicorn","complete":false}}]}}}}
+        """#
 }
 
 /// A new store holding `response` normalized with the operation's embedded artifact.

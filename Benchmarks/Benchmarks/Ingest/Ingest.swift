@@ -9,7 +9,9 @@ import RelayArenaWorkloads
 import YajlBaseline
 
 /// 1k, 10k and 100k todos; set RELAY_ARENA_BENCH_LARGE=1 to add 1M (a 121 MB response).
-let sizes = [1_000, 10_000, 100_000] + (ProcessInfo.processInfo.environment["RELAY_ARENA_BENCH_LARGE"] != nil ? [1_000_000] : [])
+let sizes =
+    [1_000, 10_000, 100_000]
+    + (ProcessInfo.processInfo.environment["RELAY_ARENA_BENCH_LARGE"] != nil ? [1_000_000] : [])
 
 let megabytesPerSecond = BenchmarkMetric.custom("MB/s", polarity: .prefersLarger, useScalingFactor: false)
 let todosPerSecond = BenchmarkMetric.custom("todos/s", polarity: .prefersLarger, useScalingFactor: false)
@@ -79,7 +81,9 @@ let benchmarks: @Sendable () -> Void = {
             Benchmark("Comparator: JSONSerialization + dictionary normalizer (\(tag))") { benchmark in
                 try measured(benchmark, bytes: bytes.count, todos: todos) {
                     let source = DictionaryRecordSource()
-                    blackHole(try source.commit(response: data, operation: operation, variables: ["first": .int(Int64(todos))]))
+                    blackHole(
+                        try source.commit(
+                            response: data, operation: operation, variables: ["first": .int(Int64(todos))]))
                 }
             }
         }
@@ -91,7 +95,8 @@ let benchmarks: @Sendable () -> Void = {
     let longPlan = try! TodoListSetup.plan(todos: 1)
     let longLimits = NormalizationLimits(maxBytes: UInt64(longText.count))
     let longTag = "one 200 MB text, \(longText.count / 1_000_000) MB"
-    Benchmark("RelayArena ingest streamed in 64 KiB chunks (\(longTag))", configuration: .init(maxIterations: 10)) { benchmark in
+    Benchmark("RelayArena ingest streamed in 64 KiB chunks (\(longTag))", configuration: .init(maxIterations: 10)) {
+        benchmark in
         try measured(benchmark, bytes: longText.count, todos: 1) {
             let normalizer = try ResponseNormalizer(plan: longPlan, limits: longLimits)
             try longText.withUnsafeBytes { all in
@@ -105,7 +110,8 @@ let benchmarks: @Sendable () -> Void = {
             blackHole(try RecordStore().publish(normalizer.finish()).count)
         }
     }
-    Benchmark("Comparator: yajl no-op callbacks in one call (\(longTag))", configuration: .init(maxIterations: 10)) { benchmark in
+    Benchmark("Comparator: yajl no-op callbacks in one call (\(longTag))", configuration: .init(maxIterations: 10)) {
+        benchmark in
         measured(benchmark, bytes: longText.count, todos: 1) {
             blackHole(longText.withUnsafeBytes { Baseline.yajlNoop($0, chunkSize: 0) })
         }

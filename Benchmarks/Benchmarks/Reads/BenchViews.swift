@@ -2,9 +2,10 @@
 // `relay-arena generate --swift-sources Benchmarks/Benchmarks/Reads --output Benchmarks/Benchmarks/Reads/Generated`.
 import RelayArena
 
-private let itemFragment = graphql("""
-fragment BenchItem_todo on Todo {
-  text
-  complete
-}
-""")
+private let itemFragment = graphql(
+    """
+    fragment BenchItem_todo on Todo {
+      text
+      complete
+    }
+    """)

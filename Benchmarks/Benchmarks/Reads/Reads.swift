@@ -22,7 +22,9 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    Benchmark("Typed field read through a generated view (complete of one todo)", configuration: .init(scalingFactor: .mega)) { benchmark in
+    Benchmark(
+        "Typed field read through a generated view (complete of one todo)", configuration: .init(scalingFactor: .mega)
+    ) { benchmark in
         store.withSnapshot { s in
             guard let item = s.read(BenchItem_todo.self, FragmentPointer(dataID: "VG9kbzox")).data else { return }
             benchmark.startMeasurement()
@@ -31,7 +33,9 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    Benchmark("Typed String read through a generated view (text of one todo)", configuration: .init(scalingFactor: .mega)) { benchmark in
+    Benchmark(
+        "Typed String read through a generated view (text of one todo)", configuration: .init(scalingFactor: .mega)
+    ) { benchmark in
         store.withSnapshot { s in
             guard let item = s.read(BenchItem_todo.self, FragmentPointer(dataID: "VG9kbzox")).data else { return }
             benchmark.startMeasurement()

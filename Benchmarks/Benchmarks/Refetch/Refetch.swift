@@ -54,8 +54,9 @@ let benchmarks: @Sendable () -> Void = {
     // them (a merge of what the store already holds would only compare) and the store keeps its size.
     let smallPlan = try! TodoListSetup.plan(todos: 1_000)
     let smallVersions = [99, 100].map { seed in
-        Array(String(decoding: TodoListWorkload(todos: 1_000, seed: UInt64(seed)).response(), as: UTF8.self)
-            .replacingOccurrences(of: "VG9kbz", with: "T3RoZX").utf8)  // other todo IDs than the store holds
+        Array(
+            String(decoding: TodoListWorkload(todos: 1_000, seed: UInt64(seed)).response(), as: UTF8.self)
+                .replacingOccurrences(of: "VG9kbz", with: "T3RoZX").utf8)  // other todo IDs than the store holds
     }
     for storeTodos in [5_000, 500_000] {
         let big = TodoListWorkload(todos: storeTodos).response()

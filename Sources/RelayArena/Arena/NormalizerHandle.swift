@@ -1,7 +1,7 @@
+internal import CRelayArena
 // The C streaming normalizer (`ra_normalizer`) behind one handle: create, feed chunks, finish
 // into a delta source. `ResponseNormalizer` owns one and destroys it once.
 import Foundation
-internal import CRelayArena
 
 struct NormalizerHandle {
     private let raw: OpaquePointer
@@ -9,7 +9,9 @@ struct NormalizerHandle {
     /// `nil` when out of memory. The plan must outlive the normalizer (its owner keeps it).
     init?(plan: PlanHandle, rootID: String, limits: NormalizationLimits) {
         let limits = ra_limits(max_depth: limits.maxDepth, max_bytes: limits.maxBytes)
-        guard let raw = rootID.withCString({ ra_normalizer_create(plan.raw, $0, strlen($0), limits) }) else { return nil }
+        guard let raw = rootID.withCString({ ra_normalizer_create(plan.raw, $0, strlen($0), limits) }) else {
+            return nil
+        }
         self.raw = raw
     }
 

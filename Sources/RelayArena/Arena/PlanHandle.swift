@@ -13,9 +13,10 @@ struct PlanHandle {
         var err = ra_error()
         let plan = b.strings.withUnsafeBufferPointer { s in
             s.withMemoryRebound(to: CChar.self) { chars in
-                ra_plan_create(chars.baseAddress!, chars.count, b.table, UInt32(b.table.count),
-                               b.sets, UInt32(b.sets.count), b.sels, UInt32(b.sels.count),
-                               b.conds, UInt32(b.conds.count), b.checks, UInt32(b.checks.count), &err)
+                ra_plan_create(
+                    chars.baseAddress!, chars.count, b.table, UInt32(b.table.count),
+                    b.sets, UInt32(b.sets.count), b.sels, UInt32(b.sels.count),
+                    b.conds, UInt32(b.conds.count), b.checks, UInt32(b.checks.count), &err)
             }
         }
         guard let plan else { throw RelayArenaError(err, aboutInput: false) }

@@ -36,35 +36,43 @@ struct PlanBuilder {
         var mine: [ra_plan_sel] = []
         var myChecks: [ra_plan_check] = []
         walk(selections, conds: [], into: &mine, checks: &myChecks)
-        sets[index] = ra_plan_set(sel_first: UInt32(sels.count), sel_count: UInt32(mine.count),
-                                  check_first: UInt32(checks.count), check_count: UInt32(myChecks.count))
+        sets[index] = ra_plan_set(
+            sel_first: UInt32(sels.count), sel_count: UInt32(mine.count),
+            check_first: UInt32(checks.count), check_count: UInt32(myChecks.count))
         sels += mine
         checks += myChecks
         return UInt32(index)
     }
 
-    private mutating func walk(_ selections: [Selection], conds cs: [(UInt32, UInt32)],
-                               into out: inout [ra_plan_sel], checks outChecks: inout [ra_plan_check]) {
+    private mutating func walk(
+        _ selections: [Selection], conds cs: [(UInt32, UInt32)],
+        into out: inout [ra_plan_sel], checks outChecks: inout [ra_plan_check]
+    ) {
         for selection in selections {
             switch selection {
             case .scalarField(let f):
                 let (first, count) = condRange(cs)
-                let shape: UInt32 = switch f.shape {
-                case .any: UInt32(RA_SHAPE_ANY)
-                case .scalar: UInt32(RA_SHAPE_SCALAR)
-                case .list: UInt32(RA_SHAPE_LIST)
-                }
-                out.append(ra_plan_sel(kind: UInt32(RA_SEL_SCALAR), response_key: string(f.responseKey),
-                                       storage_key: string(StorageKey.of(f, variables)), concrete_type: RA_NONE,
-                                       child_set: 0, shape: shape, cond_first: first, cond_count: count))
+                let shape: UInt32 =
+                    switch f.shape {
+                    case .any: UInt32(RA_SHAPE_ANY)
+                    case .scalar: UInt32(RA_SHAPE_SCALAR)
+                    case .list: UInt32(RA_SHAPE_LIST)
+                    }
+                out.append(
+                    ra_plan_sel(
+                        kind: UInt32(RA_SEL_SCALAR), response_key: string(f.responseKey),
+                        storage_key: string(StorageKey.of(f, variables)), concrete_type: RA_NONE,
+                        child_set: 0, shape: shape, cond_first: first, cond_count: count))
             case .linkedField(let f):
                 let child = buildSet(f.selections)
                 let (first, count) = condRange(cs)
-                out.append(ra_plan_sel(kind: UInt32(f.plural ? RA_SEL_PLURAL : RA_SEL_LINKED),
-                                       response_key: string(f.responseKey),
-                                       storage_key: string(StorageKey.of(f, variables)),
-                                       concrete_type: f.concreteType.map { string($0) } ?? RA_NONE,
-                                       child_set: child, shape: 0, cond_first: first, cond_count: count))
+                out.append(
+                    ra_plan_sel(
+                        kind: UInt32(f.plural ? RA_SEL_PLURAL : RA_SEL_LINKED),
+                        response_key: string(f.responseKey),
+                        storage_key: string(StorageKey.of(f, variables)),
+                        concrete_type: f.concreteType.map { string($0) } ?? RA_NONE,
+                        child_set: child, shape: 0, cond_first: first, cond_count: count))
             case .condition(let c):
                 if (variables[c.variable] ?? .null).isTruthy == c.passingValue {
                     walk(c.selections, conds: cs, into: &out, checks: &outChecks)
@@ -76,8 +84,9 @@ struct PlanBuilder {
                     outChecks.append(ra_plan_check(abstract_key: k, cond_first: first, cond_count: count))
                     walk(i.selections, conds: cs + [(UInt32(RA_COND_HAS_KEY), k)], into: &out, checks: &outChecks)
                 } else {
-                    walk(i.selections, conds: cs + [(UInt32(RA_COND_TYPE_IS), string(i.type))], into: &out,
-                         checks: &outChecks)
+                    walk(
+                        i.selections, conds: cs + [(UInt32(RA_COND_TYPE_IS), string(i.type))], into: &out,
+                        checks: &outChecks)
                 }
             case .typeDiscriminator(let key):
                 let k = string(key)

@@ -3,8 +3,9 @@ internal import CRelayArena
 
 extension RelayArenaError {
     init(_ e: ra_error, aboutInput: Bool = true) {
-        self.init(code: Code(rawValue: Int(e.code.rawValue)) ?? .misuse,
-                  message: withUnsafeBytes(of: e.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
+        self.init(
+            code: Code(rawValue: Int(e.code.rawValue)) ?? .misuse,
+            message: withUnsafeBytes(of: e.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
         let path = withUnsafeBytes(of: e.path) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         self.path = path.isEmpty ? nil : path
         self.offset = aboutInput ? e.offset : nil

@@ -8,7 +8,9 @@ extension ResponseNormalizer {
     }
 
     public func feed(_ bytes: some Collection<UInt8>) throws {
-        if let done = try bytes.withContiguousStorageIfAvailable({ try feed(UnsafeRawBufferPointer($0)) }) { return done }
+        if let done = try bytes.withContiguousStorageIfAvailable({ try feed(UnsafeRawBufferPointer($0)) }) {
+            return done
+        }
         try Array(bytes).withUnsafeBytes { try feed($0) }
     }
 }

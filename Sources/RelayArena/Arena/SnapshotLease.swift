@@ -46,6 +46,7 @@ struct SnapshotToken {
 
     @inline(never)
     private static func escaped() -> Never {
-        fatalError("RelayArena: a value borrowed from a store snapshot was used after its withSnapshot closure returned")
+        fatalError(
+            "RelayArena: a value borrowed from a store snapshot was used after its withSnapshot closure returned")
     }
 }

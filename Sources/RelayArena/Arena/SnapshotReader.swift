@@ -51,7 +51,9 @@ struct SnapshotReader {
     /// A record's data ID and type symbols (type 0: a tombstone); nil when there is no record.
     func record(at index: UInt32) -> (id: UInt32, type: UInt32)? {
         token.check()
-        var idSym: UInt32 = 0, typeSym: UInt32 = 0, count: UInt32 = 0
+        var idSym: UInt32 = 0
+        var typeSym: UInt32 = 0
+        var count: UInt32 = 0
         guard ra_source_record_at(raw, index, &idSym, &typeSym, &count) != 0 else { return nil }
         return (idSym, typeSym)
     }

@@ -26,7 +26,8 @@ struct SourceHandle {
 
     /// Adds (or keeps) a record; false when out of memory or past a limit.
     func ensureRecord(id: String, typename: String) -> Bool {
-        var id = id, typename = typename
+        var id = id
+        var typename = typename
         return id.withUTF8 { i in
             typename.withUTF8 { t in
                 i.withMemoryRebound(to: CChar.self) { i in
@@ -94,7 +95,8 @@ struct SourceHandle {
     /// delta's arena instead of copying it.
     func publish(_ delta: SourceHandle, consuming: Bool) throws {
         var err = ra_error()
-        let status = consuming ? ra_source_publish_consuming(raw, delta.raw, &err) : ra_source_publish(raw, delta.raw, &err)
+        let status =
+            consuming ? ra_source_publish_consuming(raw, delta.raw, &err) : ra_source_publish(raw, delta.raw, &err)
         guard status == RA_OK else { throw RelayArenaError(err, aboutInput: false) }
     }
 

@@ -67,7 +67,9 @@ public struct ScalarField: Sendable, Hashable {
     public var shape: ValueShape
     public var responseKey: String { alias ?? name }
 
-    public init(alias: String? = nil, name: String, args: [Argument] = [], storageKey: String? = nil, shape: ValueShape = .any) {
+    public init(
+        alias: String? = nil, name: String, args: [Argument] = [], storageKey: String? = nil, shape: ValueShape = .any
+    ) {
         self.alias = alias
         self.name = name
         self.args = args

@@ -2,9 +2,11 @@
 // response path), in the manner of swift-system's Errno.
 public struct RelayArenaError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Code: Int, Sendable {
-        case outOfMemory = 1, malformedJSON, wrongShape, invalidID, duplicateKey, tooDeep, tooLarge,
-             missingTypename, invalidPlan, misuse, invalidResponse, limit
-        case invalidVariables = 100, unknownOperation, unknownFragment, invalidStore, io
+        case outOfMemory = 1
+        case malformedJSON, wrongShape, invalidID, duplicateKey, tooDeep, tooLarge,
+            missingTypename, invalidPlan, misuse, invalidResponse, limit
+        case invalidVariables = 100
+        case unknownOperation, unknownFragment, invalidStore, io
     }
 
     public var code: Code

@@ -14,7 +14,8 @@ enum JSNumber {
             exponent = Int(text[text.index(after: e)...])!
             text = String(text[..<e])
         }
-        var intPart = text, fracPart = ""
+        var intPart = text
+        var fracPart = ""
         if let dot = text.firstIndex(of: ".") {
             intPart = String(text[..<dot])
             fracPart = String(text[text.index(after: dot)...])

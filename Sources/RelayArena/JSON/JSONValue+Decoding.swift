@@ -5,7 +5,9 @@ extension JSONValue: Decodable {
     public init(from decoder: Decoder) throws {
         if let keyed = try? decoder.container(keyedBy: AnyKey.self) {
             var members: [JSONMember] = []
-            for key in keyed.allKeys { members.append(JSONMember(key.stringValue, try keyed.decode(JSONValue.self, forKey: key))) }
+            for key in keyed.allKeys {
+                members.append(JSONMember(key.stringValue, try keyed.decode(JSONValue.self, forKey: key)))
+            }
             self = .object(members)
             return
         }
@@ -16,11 +18,17 @@ extension JSONValue: Decodable {
             return
         }
         let single = try decoder.singleValueContainer()
-        if single.decodeNil() { self = .null }
-        else if let b = try? single.decode(Bool.self) { self = .bool(b) }
-        else if let i = try? single.decode(Int64.self) { self = .int(i) }
-        else if let d = try? single.decode(Double.self) { self = .double(d) }
-        else { self = .string(try single.decode(String.self)) }
+        if single.decodeNil() {
+            self = .null
+        } else if let b = try? single.decode(Bool.self) {
+            self = .bool(b)
+        } else if let i = try? single.decode(Int64.self) {
+            self = .int(i)
+        } else if let d = try? single.decode(Double.self) {
+            self = .double(d)
+        } else {
+            self = .string(try single.decode(String.self))
+        }
     }
 
     /// Parses JSON text.

@@ -28,7 +28,9 @@ extension JSONValue {
             // Later duplicates win, as in a JavaScript object literal.
             var byKey: [String: JSONValue] = [:]
             for m in members { byKey[m.key] = m.value }
-            for (i, key) in byKey.keys.sorted(by: { Array($0.utf16).lexicographicallyPrecedes(Array($1.utf16)) }).enumerated() {
+            for (i, key) in byKey.keys.sorted(by: { Array($0.utf16).lexicographicallyPrecedes(Array($1.utf16)) })
+                .enumerated()
+            {
                 if i > 0 { out += "," }
                 JSONString.escape(key, into: &out)
                 out += ":"

@@ -26,8 +26,10 @@ public final class ResponseNormalizer {
     /// `expectedBytes`: the response's size when known (a buffer, a file). The arena's arrays are
     /// then sized once up front instead of doubling as they fill; a wrong figure only costs
     /// address space.
-    public init(plan: NormalizationPlan, rootID: String = RecordStore.rootID, limits: NormalizationLimits = .init(),
-                expectedBytes: Int? = nil) throws {
+    public init(
+        plan: NormalizationPlan, rootID: String = RecordStore.rootID, limits: NormalizationLimits = .init(),
+        expectedBytes: Int? = nil
+    ) throws {
         self.plan = plan
         guard let handle = NormalizerHandle(plan: plan.handle, rootID: rootID, limits: limits) else {
             throw RelayArenaError(code: .outOfMemory, message: "out of memory creating a normalizer")
@@ -59,8 +61,10 @@ public final class ResponseNormalizer {
     }
 
     /// Streams a file through a normalizer in `chunkSize` pieces; the file is never held whole.
-    public static func normalize(fileAt path: String, plan: NormalizationPlan, rootID: String = RecordStore.rootID,
-                                 limits: NormalizationLimits = .init(), chunkSize: Int = 64 * 1024) throws -> NormalizedPayload {
+    public static func normalize(
+        fileAt path: String, plan: NormalizationPlan, rootID: String = RecordStore.rootID,
+        limits: NormalizationLimits = .init(), chunkSize: Int = 64 * 1024
+    ) throws -> NormalizedPayload {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw RelayArenaError(code: .io, message: "cannot open \(path)")
         }
@@ -68,12 +72,16 @@ public final class ResponseNormalizer {
         return try normalize(handle: handle, plan: plan, rootID: rootID, limits: limits, chunkSize: chunkSize)
     }
 
-    public static func normalize(handle: FileHandle, plan: NormalizationPlan, rootID: String = RecordStore.rootID,
-                                 limits: NormalizationLimits = .init(), chunkSize: Int = 64 * 1024) throws -> NormalizedPayload {
+    public static func normalize(
+        handle: FileHandle, plan: NormalizationPlan, rootID: String = RecordStore.rootID,
+        limits: NormalizationLimits = .init(), chunkSize: Int = 64 * 1024
+    ) throws -> NormalizedPayload {
         var info = stat()
-        let size = fstat(handle.fileDescriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
+        let size =
+            fstat(handle.fileDescriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
         let normalizer = try ResponseNormalizer(plan: plan, rootID: rootID, limits: limits, expectedBytes: size)
-        try normalizer.normalizer(for: "feed after finish").feed(fileDescriptor: handle.fileDescriptor, chunkSize: chunkSize)
+        try normalizer.normalizer(for: "feed after finish").feed(
+            fileDescriptor: handle.fileDescriptor, chunkSize: chunkSize)
         return try normalizer.finish()
     }
 }

@@ -37,10 +37,11 @@ extension ArgumentValue {
             return .object(members.map { JSONMember($0.key, $0.value.resolve(variables) ?? .null) })
         case .list(let items):
             // relay's getArgumentValue drops items whose literal is null; variables stay.
-            return .array(items.compactMap { item -> JSONValue? in
-                if case .literal(.null) = item { return nil }
-                return item.resolve(variables) ?? .null
-            })
+            return .array(
+                items.compactMap { item -> JSONValue? in
+                    if case .literal(.null) = item { return nil }
+                    return item.resolve(variables) ?? .null
+                })
         }
     }
 }

@@ -5,10 +5,13 @@ extension Reader {
     /// Reads the fragment's selections from the same record, with the fragment's variables, into
     /// a fresh object stored at `__fragments[name]`; sets `__id` if missing and, unlike a masked
     /// spread, writes no `__fragmentOwner`. Missing data and seen records count for the parent.
-    mutating func readInlineData(_ spread: FragmentSpread, _ inlineData: InlineDataFragment, record: RecordRef,
-                                 dataID: String, into data: inout [(String, ReadValue)]) {
-        var inner = Reader(snapshot: snapshot, variables: inlineData.variables(args: spread.args, parent: variables),
-                           owner: owner)
+    mutating func readInlineData(
+        _ spread: FragmentSpread, _ inlineData: InlineDataFragment, record: RecordRef,
+        dataID: String, into data: inout [(String, ReadValue)]
+    ) {
+        var inner = Reader(
+            snapshot: snapshot, variables: inlineData.variables(args: spread.args, parent: variables),
+            owner: owner)
         inner.withinUnmatchedTypeRefinement = withinUnmatchedTypeRefinement
         var fragmentData: [(String, ReadValue)] = []
         inner.traverseSelections(inlineData.selections, record: record, dataID: dataID, into: &fragmentData)

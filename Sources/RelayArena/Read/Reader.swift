@@ -3,27 +3,35 @@
 
 extension RecordStore {
     /// Reads `fragment` from the record `dataID` (relay's `readFragment` with the pointer's owner).
-    public func read(fragment: FragmentArtifact, dataID: String, variables: Variables = [:],
-                     owner: FragmentOwner? = nil) -> ReadResult {
+    public func read(
+        fragment: FragmentArtifact, dataID: String, variables: Variables = [:],
+        owner: FragmentOwner? = nil
+    ) -> ReadResult {
         var vars = variables
         for def in fragment.argumentDefinitions where vars[def.name] == nil {
             vars[def.name] = def.defaultValue ?? .null
         }
-        return read(selections: fragment.selections, abstractKey: fragment.abstractKey,
-                    typeCondition: fragment.typeCondition, dataID: dataID, variables: vars, owner: owner)
+        return read(
+            selections: fragment.selections, abstractKey: fragment.abstractKey,
+            typeCondition: fragment.typeCondition, dataID: dataID, variables: vars, owner: owner)
     }
 
     /// Reads an operation's own (masked) selection, by default from `client:root`.
-    public func read(operation: OperationArtifact, variables: Variables = [:], dataID: String = RecordStore.rootID) -> ReadResult {
+    public func read(operation: OperationArtifact, variables: Variables = [:], dataID: String = RecordStore.rootID)
+        -> ReadResult
+    {
         let owner = FragmentOwner(operation: operation, variables: variables)
-        return read(selections: operation.reader, abstractKey: nil, dataID: dataID,
-                    variables: operation.effectiveVariables(variables), owner: owner)
+        return read(
+            selections: operation.reader, abstractKey: nil, dataID: dataID,
+            variables: operation.effectiveVariables(variables), owner: owner)
     }
 
     /// Reads `selections` from `dataID`. `typeCondition` and `abstractKey` are a fragment's: data
     /// is only expected when the record has that type (or implements it).
-    public func read(selections: [Selection], abstractKey: String?, typeCondition: String? = nil, dataID: String,
-                     variables: Variables, owner: FragmentOwner?) -> ReadResult {
+    public func read(
+        selections: [Selection], abstractKey: String?, typeCondition: String? = nil, dataID: String,
+        variables: Variables, owner: FragmentOwner?
+    ) -> ReadResult {
         withSnapshot { snapshot in
             var reader = Reader(snapshot: snapshot, variables: variables, owner: owner)
             return reader.read(selections, abstractKey: abstractKey, typeCondition: typeCondition, dataID: dataID)
@@ -49,8 +57,10 @@ struct Reader {
     /// another typename, unless the root; abstract: known not to implement it) expects no data,
     /// so nothing counts as missing and spreads are flagged as within an unmatched refinement. An
     /// abstract type whose implementation is unknown marks the data missing.
-    mutating func read(_ selections: [Selection], abstractKey: String?, typeCondition: String? = nil,
-                       dataID: String) -> ReadResult {
+    mutating func read(
+        _ selections: [Selection], abstractKey: String?, typeCondition: String? = nil,
+        dataID: String
+    ) -> ReadResult {
         if case .record(let r) = snapshot.record(dataID) {
             if let abstractKey {
                 switch implements(r, abstractKey) {
@@ -90,12 +100,15 @@ struct Reader {
         let type = snapshot.typename(of: record).string
         // A record with no type (no `__typename`, as relay allows) has no type record: unknown.
         guard !type.isEmpty, case .record(let typeRecord) = snapshot.record("client:__type:" + type),
-              case .bool(let b) = snapshot.field(typeRecord, abstractKey) else { return nil }
+            case .bool(let b) = snapshot.field(typeRecord, abstractKey)
+        else { return nil }
         return b
     }
 
-    mutating func traverseSelections(_ selections: [Selection], record: RecordRef, dataID: String,
-                                     into data: inout [(String, ReadValue)]) {
+    mutating func traverseSelections(
+        _ selections: [Selection], record: RecordRef, dataID: String,
+        into data: inout [(String, ReadValue)]
+    ) {
         for selection in selections {
             switch selection {
             case .scalarField(let f):
@@ -192,7 +205,8 @@ struct Reader {
         case .string(let s): return .string(s.string)
         case .json(let t): return .json(t.string)
         case .link(let id): return .object([("__ref", .string(snapshot.text(id).string))])
-        case .links(let list): return .object([("__refs", .array(list.map { $0.map { .string(snapshot.text($0).string) } ?? .null }))])
+        case .links(let list):
+            return .object([("__refs", .array(list.map { $0.map { .string(snapshot.text($0).string) } ?? .null }))])
         }
     }
 

@@ -15,7 +15,8 @@ public final class RecordStore: @unchecked Sendable {
     public init() {
         guard let source = SourceHandle.create() else { fatalError("RelayArena: out of memory creating a store") }
         self.source = source
-        precondition(source.ensureRecord(id: Self.rootID, typename: "__Root"), "RelayArena: out of memory creating a store")
+        precondition(
+            source.ensureRecord(id: Self.rootID, typename: "__Root"), "RelayArena: out of memory creating a store")
     }
 
     /// Loads relay `RecordSource.toJSON()` JSON (tombstones as `null`).
@@ -76,27 +77,38 @@ public final class RecordStore: @unchecked Sendable {
     /// Normalizes a whole response held in memory and publishes it. Into a new store the arena
     /// the response normalized into becomes the store's (no second copy).
     @discardableResult
-    public func commit(response: some Collection<UInt8>, plan: NormalizationPlan, rootID: String = RecordStore.rootID,
-                       limits: NormalizationLimits = .init()) throws -> UpdatedRecordIDs {
-        let normalizer = try ResponseNormalizer(plan: plan, rootID: rootID, limits: limits, expectedBytes: response.count)
+    public func commit(
+        response: some Collection<UInt8>, plan: NormalizationPlan, rootID: String = RecordStore.rootID,
+        limits: NormalizationLimits = .init()
+    ) throws -> UpdatedRecordIDs {
+        let normalizer = try ResponseNormalizer(
+            plan: plan, rootID: rootID, limits: limits, expectedBytes: response.count)
         try normalizer.feed(response)
         return try publishConsuming(normalizer.finish())
     }
 
     /// Streams a response file in `chunkSize` pieces and publishes it (as `commit(response:)`).
     @discardableResult
-    public func commit(fileAt path: String, plan: NormalizationPlan, rootID: String = RecordStore.rootID,
-                       limits: NormalizationLimits = .init(), chunkSize: Int = 64 * 1024) throws -> UpdatedRecordIDs {
-        try publishConsuming(ResponseNormalizer.normalize(fileAt: path, plan: plan, rootID: rootID, limits: limits,
-                                                          chunkSize: chunkSize))
+    public func commit(
+        fileAt path: String, plan: NormalizationPlan, rootID: String = RecordStore.rootID,
+        limits: NormalizationLimits = .init(), chunkSize: Int = 64 * 1024
+    ) throws -> UpdatedRecordIDs {
+        try publishConsuming(
+            ResponseNormalizer.normalize(
+                fileAt: path, plan: plan, rootID: rootID, limits: limits,
+                chunkSize: chunkSize))
     }
 
     /// Streams a response from a file handle (stdin, a pipe) and publishes it.
     @discardableResult
-    public func commit(handle: FileHandle, plan: NormalizationPlan, rootID: String = RecordStore.rootID,
-                       limits: NormalizationLimits = .init(), chunkSize: Int = 64 * 1024) throws -> UpdatedRecordIDs {
-        try publishConsuming(ResponseNormalizer.normalize(handle: handle, plan: plan, rootID: rootID, limits: limits,
-                                                          chunkSize: chunkSize))
+    public func commit(
+        handle: FileHandle, plan: NormalizationPlan, rootID: String = RecordStore.rootID,
+        limits: NormalizationLimits = .init(), chunkSize: Int = 64 * 1024
+    ) throws -> UpdatedRecordIDs {
+        try publishConsuming(
+            ResponseNormalizer.normalize(
+                handle: handle, plan: plan, rootID: rootID, limits: limits,
+                chunkSize: chunkSize))
     }
 
     /// Publishes a payload no one else holds: a new store takes its arena instead of copying it.

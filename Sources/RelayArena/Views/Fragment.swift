@@ -101,7 +101,8 @@ extension FragmentPointer where F: FragmentWithArguments {
     /// A pointer whose reads use `arguments` for the fragment's argument variables, on top of
     /// `variables` (the owner's, when the pointer stands for a spread in an operation).
     public init(dataID: String, arguments: F.Arguments, variables: Variables = [:], owner: FragmentOwner? = nil) {
-        self.init(dataID: dataID, variables: variables.merging(arguments.asJSON) { _, argument in argument }, owner: owner)
+        self.init(
+            dataID: dataID, variables: variables.merging(arguments.asJSON) { _, argument in argument }, owner: owner)
     }
 
     /// The typed arguments a read at this pointer uses: those it carries (a spread's `@arguments`

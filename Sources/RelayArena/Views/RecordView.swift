@@ -131,8 +131,10 @@ public struct RecordView {
     /// An abstract type condition (`... on Character`), answered by the type record
     /// `client:__type:<typename>` the normalizer wrote (`__isCharacter: true`).
     public func implements(_ abstractKey: String) -> Bool {
-        guard !isEmpty, !typenameUTF8.isEmpty, case .record(let typeRecord) = snapshot.record("client:__type:" + typename),
-              case .bool(let b)? = snapshot.field(typeRecord, abstractKey) else { return false }
+        guard !isEmpty, !typenameUTF8.isEmpty,
+            case .record(let typeRecord) = snapshot.record("client:__type:" + typename),
+            case .bool(let b)? = snapshot.field(typeRecord, abstractKey)
+        else { return false }
         return b
     }
 

@@ -12,8 +12,9 @@ extension StoreSnapshot {
             variables[def.name] = def.defaultValue ?? .null
         }
         var reader = Reader(snapshot: self, variables: variables, owner: pointer.owner)
-        let result = reader.read(artifact.selections, abstractKey: artifact.abstractKey,
-                                 typeCondition: artifact.typeCondition, dataID: pointer.dataID)
+        let result = reader.read(
+            artifact.selections, abstractKey: artifact.abstractKey,
+            typeCondition: artifact.typeCondition, dataID: pointer.dataID)
         guard case .record(let r) = record(pointer.dataID) else { return (nil, result.isMissingData) }
         let scope = ReadScope(variables: variables, owner: pointer.owner, keyCount: F.storageKeyCount)
         return (F.Data(__view: RecordView(snapshot: self, record: r, scope: scope)), result.isMissingData)

@@ -66,19 +66,23 @@ struct SwiftArtifactLiteral {
             selections(f.selections, indent: indent)
             out += "))"
         case .condition(let c):
-            out += ".condition(Condition(variable: \(SwiftName.literal(c.variable)), passingValue: \(c.passingValue), selections: "
+            out +=
+                ".condition(Condition(variable: \(SwiftName.literal(c.variable)), passingValue: \(c.passingValue), selections: "
             selections(c.selections, indent: indent)
             out += "))"
         case .inlineFragment(let i):
-            out += ".inlineFragment(InlineFragment(type: \(SwiftName.literal(i.type)), abstractKey: \(Self.optional(i.abstractKey)), selections: "
+            out +=
+                ".inlineFragment(InlineFragment(type: \(SwiftName.literal(i.type)), abstractKey: \(Self.optional(i.abstractKey)), selections: "
             selections(i.selections, indent: indent)
             out += "))"
         case .typeDiscriminator(let key):
             out += ".typeDiscriminator(abstractKey: \(SwiftName.literal(key)))"
         case .fragmentSpread(let spread):
-            out += ".fragmentSpread(FragmentSpread(name: \(SwiftName.literal(spread.name)), args: \(Self.arguments(spread.args))"
+            out +=
+                ".fragmentSpread(FragmentSpread(name: \(SwiftName.literal(spread.name)), args: \(Self.arguments(spread.args))"
             if let inlineData = spread.inlineData {
-                out += ", inlineData: InlineDataFragment(argumentDefinitions: \(Self.variables(inlineData.argumentDefinitions)), selections: "
+                out +=
+                    ", inlineData: InlineDataFragment(argumentDefinitions: \(Self.variables(inlineData.argumentDefinitions)), selections: "
                 selections(inlineData.selections, indent: indent)
                 out += ")"
             }
@@ -87,7 +91,8 @@ struct SwiftArtifactLiteral {
     }
 
     static func arguments(_ args: [Argument]) -> String {
-        "[" + args.map { "Argument(name: \(SwiftName.literal($0.name)), value: \(argumentValue($0.value)))" }
+        "["
+            + args.map { "Argument(name: \(SwiftName.literal($0.name)), value: \(argumentValue($0.value)))" }
             .joined(separator: ", ") + "]"
     }
 
@@ -96,7 +101,8 @@ struct SwiftArtifactLiteral {
         case .literal(let j): return ".literal(\(json(j)))"
         case .variable(let name): return ".variable(\(SwiftName.literal(name)))"
         case .object(let members):
-            return ".object([" + members.map { "ArgumentMember(\(SwiftName.literal($0.key)), \(argumentValue($0.value)))" }
+            return ".object(["
+                + members.map { "ArgumentMember(\(SwiftName.literal($0.key)), \(argumentValue($0.value)))" }
                 .joined(separator: ", ") + "])"
         case .list(let items): return ".list([" + items.map(argumentValue).joined(separator: ", ") + "])"
         }
@@ -111,7 +117,8 @@ struct SwiftArtifactLiteral {
         case .string(let s): return ".string(\(SwiftName.literal(s)))"
         case .array(let items): return ".array([" + items.map(json).joined(separator: ", ") + "])"
         case .object(let members):
-            return ".object([" + members.map { "JSONMember(\(SwiftName.literal($0.key)), \(json($0.value)))" }
+            return ".object(["
+                + members.map { "JSONMember(\(SwiftName.literal($0.key)), \(json($0.value)))" }
                 .joined(separator: ", ") + "])"
         }
     }

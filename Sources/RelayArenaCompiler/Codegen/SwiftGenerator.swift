@@ -26,7 +26,8 @@ public struct SwiftGenerator: Sendable {
     public func generate(_ documents: [GraphQLSourceFile]) throws -> [GeneratedFile] {
         let result = try compiler.compileWithMetadata(documents)
         let compiled = result.documents
-        let refetchFragments = Dictionary(result.refetch.map { ($0.value.operation, $0.key) }, uniquingKeysWith: { a, _ in a })
+        let refetchFragments = Dictionary(
+            result.refetch.map { ($0.value.operation, $0.key) }, uniquingKeysWith: { a, _ in a })
         let schema = compiler.schemaModel
         var files: [GeneratedFile] = []
         var enums: Set<String> = []
@@ -40,31 +41,37 @@ public struct SwiftGenerator: Sendable {
                 throw Self.error(e.message, definition: "fragment \(name)", in: documents)
             }
             enums.formUnion(emitter.enumsUsed)
-            var out = Self.header + "// fragment \(name) on \(f.typeCondition)\nimport RelayArena\n\nprivate typealias K = FieldKey\n\n"
+            var out =
+                Self.header
+                + "// fragment \(name) on \(f.typeCondition)\nimport RelayArena\n\nprivate typealias K = FieldKey\n\n"
             out += "public enum \(name): \(f.plural ? "PluralFragment" : "Fragment") {\n"
             out += "    public static let storageKeyCount = \(emitter.keyCount)\n\n"
             out += view
             out += "}\n\nextension \(name) {\n    public static let artifact = \(SwiftArtifactLiteral.fragment(f))\n}\n"
             if !f.argumentDefinitions.isEmpty {
                 var types = VariablesEmitter(schema: schema)
-                out += "\n" + ArgumentsEmitter.conformance(fragment: name, definitions: f.argumentDefinitions, types: &types)
+                out +=
+                    "\n"
+                    + ArgumentsEmitter.conformance(fragment: name, definitions: f.argumentDefinitions, types: &types)
                 enums.formUnion(types.enumsUsed)
             }
             if let metadata = result.refetch[name], let query = compiled.operations[metadata.operation] {
                 var variables = VariablesEmitter(schema: schema)
                 _ = variables.emit(query.variables)
-                out += "\n" + RefetchEmitter.conformance(fragment: name, metadata: metadata, parameters: variables.params)
+                out +=
+                    "\n" + RefetchEmitter.conformance(fragment: name, metadata: metadata, parameters: variables.params)
             }
             out += Self.declarations(emitter.dynamicDeclarations)
             files.append(GeneratedFile(name: "\(name).graphql.swift", contents: out))
         }
         for name in compiled.operations.keys.sorted() {
             let o = compiled.operations[name]!
-            let rootType: String? = switch o.kind {
-            case .query: schema.schema.queryType?.name
-            case .mutation: schema.schema.mutationType?.name
-            case .subscription: schema.schema.subscriptionType?.name
-            }
+            let rootType: String? =
+                switch o.kind {
+                case .query: schema.schema.queryType?.name
+                case .mutation: schema.schema.mutationType?.name
+                case .subscription: schema.schema.subscriptionType?.name
+                }
             var emitter = ViewEmitter(schema: schema, prefix: name)
             let view: String
             do {
@@ -77,7 +84,9 @@ public struct SwiftGenerator: Sendable {
             enums.formUnion(emitter.enumsUsed)
             enums.formUnion(variables.enumsUsed)
             let origin = refetchFragments[name].map { " (synthesized by @refetchable on \($0))" } ?? ""
-            var out = Self.header + "// \(o.kind.rawValue) \(name)\(origin)\nimport RelayArena\n\nprivate typealias K = FieldKey\n\n"
+            var out =
+                Self.header
+                + "// \(o.kind.rawValue) \(name)\(origin)\nimport RelayArena\n\nprivate typealias K = FieldKey\n\n"
             out += "public struct \(name): GraphQLOperation {\n"
             out += "    public static let storageKeyCount = \(emitter.keyCount)\n"
             out += "    public var variables: Variables\n\n"
@@ -85,13 +94,15 @@ public struct SwiftGenerator: Sendable {
             out += variables.convenienceInit + "\n"
             out += variablesText + "\n"
             out += view
-            out += "}\n\nextension \(name) {\n    public static let artifact = \(SwiftArtifactLiteral.operation(o))\n}\n"
+            out +=
+                "}\n\nextension \(name) {\n    public static let artifact = \(SwiftArtifactLiteral.operation(o))\n}\n"
             out += Self.declarations(emitter.dynamicDeclarations)
             files.append(GeneratedFile(name: "\(name).graphql.swift", contents: out))
         }
         // One file per enum, like every other type: files from two schemas can share a target.
         for e in enums.sorted() {
-            let out = Self.header + "// enum \(e) (a schema enum the views use)\nimport RelayArena\n\n"
+            let out =
+                Self.header + "// enum \(e) (a schema enum the views use)\nimport RelayArena\n\n"
                 + Self.enumDeclaration(e, values: schema.enumValues(e))
             files.append(GeneratedFile(name: "\(e).graphql.swift", contents: out))
         }
@@ -111,9 +122,13 @@ public struct SwiftGenerator: Sendable {
         out += "        default: self = .__unknown(rawValue)\n        }\n    }\n\n"
         out += "    public init(utf8: BorrowedUTF8) {\n"
         for (i, v) in values.enumerated() {
-            out += "        \(i == 0 ? "if" : "} else if") utf8 == \(SwiftName.literal(v)) {\n            self = .\(SwiftName.enumCase(v))\n"
+            out +=
+                "        \(i == 0 ? "if" : "} else if") utf8 == \(SwiftName.literal(v)) {\n            self = .\(SwiftName.enumCase(v))\n"
         }
-        out += values.isEmpty ? "        self = .__unknown(utf8.string)\n" : "        } else {\n            self = .__unknown(utf8.string)\n        }\n"
+        out +=
+            values.isEmpty
+            ? "        self = .__unknown(utf8.string)\n"
+            : "        } else {\n            self = .__unknown(utf8.string)\n        }\n"
         out += "    }\n\n    public var rawValue: String {\n        switch self {\n"
         for v in values { out += "        case .\(SwiftName.enumCase(v)): \(SwiftName.literal(v))\n" }
         out += "        case .__unknown(let raw): raw\n        }\n    }\n}\n"
@@ -126,7 +141,9 @@ public struct SwiftGenerator: Sendable {
             guard let range = file.text.range(of: definition) else { continue }
             let before = file.text[..<range.lowerBound]
             let line = before.reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
-            let column = before.count - (before.lastIndex(of: "\n").map { before.distance(from: before.startIndex, to: $0) + 1 } ?? 0) + 1
+            let column =
+                before.count
+                - (before.lastIndex(of: "\n").map { before.distance(from: before.startIndex, to: $0) + 1 } ?? 0) + 1
             return CompilerError(file: file.name, line: line, column: column, message: message)
         }
         return CompilerError(file: documents.first?.name ?? "<documents>", line: 1, column: 1, message: message)

@@ -20,7 +20,8 @@ public enum SwiftSourceDocuments {
         var searchFrom = text.startIndex
         while let open = text.range(of: opener, range: searchFrom..<text.endIndex) {
             // An opener after `//` on its line is in a comment (e.g. a doc comment mentioning it).
-            let lineStart = text[..<open.lowerBound].lastIndex(where: \.isNewline).map { text.index(after: $0) } ?? text.startIndex
+            let lineStart =
+                text[..<open.lowerBound].lastIndex(where: \.isNewline).map { text.index(after: $0) } ?? text.startIndex
             if text[max(lineStart, cursor)..<open.lowerBound].contains("//") {
                 searchFrom = open.upperBound
                 continue
@@ -49,10 +50,13 @@ public enum SwiftSourceDocuments {
         for c in s { out += c.isNewline ? String(c) : " " }
     }
 
-    private static func positioned(_ file: GraphQLSourceFile, at index: String.Index, _ message: String) -> CompilerError {
+    private static func positioned(_ file: GraphQLSourceFile, at index: String.Index, _ message: String)
+        -> CompilerError
+    {
         let before = file.text[..<index]
         let line = before.reduce(1) { $1.isNewline ? $0 + 1 : $0 }
         let lineStart = before.lastIndex(where: \.isNewline).map { before.index(after: $0) } ?? before.startIndex
-        return CompilerError(file: file.name, line: line, column: before.distance(from: lineStart, to: index) + 1, message: message)
+        return CompilerError(
+            file: file.name, line: line, column: before.distance(from: lineStart, to: index) + 1, message: message)
     }
 }

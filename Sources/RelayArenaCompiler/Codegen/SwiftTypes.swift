@@ -41,7 +41,9 @@ indirect enum TypeRef: Equatable {
 
 /// What kind of leaf a named type is, for choosing the Swift type and the accessor.
 enum LeafKind: Equatable {
-    case string, int, double, bool, enumeration(String), custom
+    case string, int, double, bool
+    case enumeration(String)
+    case custom
 }
 
 extension SchemaModel {
@@ -50,9 +52,13 @@ extension SchemaModel {
         if field == "__typename" { return .nonNull(.named("String")) }
         let type = schema.getType(name: parentType)
         let map: GraphQLFieldMap?
-        if let object = type as? GraphQLObjectType { map = try? object.fields() }
-        else if let interface = type as? GraphQLInterfaceType { map = try? interface.fields() }
-        else { map = nil }
+        if let object = type as? GraphQLObjectType {
+            map = try? object.fields()
+        } else if let interface = type as? GraphQLInterfaceType {
+            map = try? interface.fields()
+        } else {
+            map = nil
+        }
         return map?[field].map { TypeRef($0.type) }
     }
 

@@ -25,7 +25,9 @@ struct VariablesEmitter {
             let type = TypeRef(parsing: Substring(d.type))
             let required = type.isNonNull && d.defaultValue == nil
             let swift = swiftType(type.nullable)
-            return Parameter(graphQLName: d.name, name: SwiftName.identifier(d.name), type: required ? swift : swift + "?", required: required)
+            return Parameter(
+                graphQLName: d.name, name: SwiftName.identifier(d.name), type: required ? swift : swift + "?",
+                required: required)
         }
         let signature = params.map { "\($0.name): \($0.type)\($0.required ? "" : " = nil")" }.joined(separator: ", ")
         let arguments = params.map { "\($0.name): \($0.name)" }.joined(separator: ", ")
@@ -42,7 +44,9 @@ struct VariablesEmitter {
         }
         out += "        public var asJSON: RelayArena.Variables {\n"
         out += "            var json: RelayArena.Variables = [:]\n"
-        for (d, p) in zip(definitions, params) { out += "            json.set(\(SwiftName.literal(d.name)), \(p.name))\n" }
+        for (d, p) in zip(definitions, params) {
+            out += "            json.set(\(SwiftName.literal(d.name)), \(p.name))\n"
+        }
         out += "            return json\n        }\n    }\n"
         return out
     }
@@ -72,14 +76,21 @@ struct VariablesEmitter {
 /// initializer's parameters default to the definitions' defaults (else `nil`; non-null ones
 /// without a default are required), and `init(variables:)` reads them back from a read's variables.
 enum ArgumentsEmitter {
-    static func conformance(fragment: String, definitions: [VariableDefinition], types: inout VariablesEmitter) -> String {
-        struct Param { var graphQLName, name, type: String; var optional: Bool; var defaultLiteral: String? }
+    static func conformance(fragment: String, definitions: [VariableDefinition], types: inout VariablesEmitter)
+        -> String
+    {
+        struct Param {
+            var graphQLName, name, type: String
+            var optional: Bool
+            var defaultLiteral: String?
+        }
         let params = definitions.map { d -> Param in
             let type = TypeRef(parsing: Substring(d.type))
             let swift = types.swiftType(type.nullable)
             let literal = d.defaultValue.map { literalValue($0, type: type, types: &types) }
-            return Param(graphQLName: d.name, name: SwiftName.identifier(d.name), type: type.isNonNull ? swift : swift + "?",
-                         optional: !type.isNonNull, defaultLiteral: literal)
+            return Param(
+                graphQLName: d.name, name: SwiftName.identifier(d.name), type: type.isNonNull ? swift : swift + "?",
+                optional: !type.isNonNull, defaultLiteral: literal)
         }
         let signature = params.map { p in
             "\(p.name): \(p.type)" + (p.defaultLiteral.map { " = \($0)" } ?? (p.optional ? " = nil" : ""))
@@ -91,14 +102,16 @@ enum ArgumentsEmitter {
         out += "\n        public init(\(signature)) {\n"
         for p in params { out += "            self.\(p.name) = \(p.name)\n" }
         out += "        }\n\n"
-        out += "        /// From a read's variables (`pointer.effectiveVariables`); a missing non-null value reads as its default.\n"
+        out +=
+            "        /// From a read's variables (`pointer.effectiveVariables`); a missing non-null value reads as its default.\n"
         out += "        public init(variables: RelayArena.Variables) {\n"
         for (d, p) in zip(definitions, params) {
             let read = "variables.value(\(SwiftName.literal(d.name)))"
             if p.optional {
                 out += "            self.\(p.name) = \(read)\n"
             } else {
-                let fallback = p.defaultLiteral ?? zeroValue(TypeRef(parsing: Substring(d.type)).nullable, types: &types)
+                let fallback =
+                    p.defaultLiteral ?? zeroValue(TypeRef(parsing: Substring(d.type)).nullable, types: &types)
                 out += "            self.\(p.name) = \(read) ?? \(fallback)\n"
             }
         }
@@ -129,7 +142,8 @@ enum ArgumentsEmitter {
             case (.double, .double(let d)) where d.isFinite: return "\(d)"
             case (.bool, .bool(let b)): return "\(b)"
             case (.enumeration(let e), .string(let s)):
-                return types.schema.enumValues(e).contains(s) ? "\(e).\(SwiftName.enumCase(s))" : "\(e)(rawValue: \(SwiftName.literal(s)))"
+                return types.schema.enumValues(e).contains(s)
+                    ? "\(e).\(SwiftName.enumCase(s))" : "\(e)(rawValue: \(SwiftName.literal(s)))"
             case (.custom, _): return "JSONValue\(SwiftArtifactLiteral.json(value))"
             default:
                 // Not a value of the declared type (validation rejects these): the type's zero value.
@@ -162,7 +176,9 @@ enum RefetchEmitter {
     /// The identifier variable takes the pointer's data ID; the others the fragment's current
     /// values (`pointer.effectiveVariables`), except required ones without a default, which the
     /// caller passes (a fragment cannot read them back as typed values if they were never set).
-    static func conformance(fragment: String, metadata: RefetchMetadata, parameters: [VariablesEmitter.Parameter]) -> String {
+    static func conformance(fragment: String, metadata: RefetchMetadata, parameters: [VariablesEmitter.Parameter])
+        -> String
+    {
         let query = metadata.operation
         var extra: [VariablesEmitter.Parameter] = []
         var arguments: [String] = []
@@ -186,10 +202,12 @@ enum RefetchEmitter {
         var out = "extension \(fragment): RefetchableFragment {\n"
         out += "    public typealias RefetchQuery = \(query)\n"
         out += "    public static let refetchMetadata = RefetchMetadata(\n"
-        out += "        operation: \(SwiftName.literal(query)), fragmentPathInResult: \(path), identifierField: \(identifier))\n\n"
+        out +=
+            "        operation: \(SwiftName.literal(query)), fragmentPathInResult: \(path), identifierField: \(identifier))\n\n"
         out += "    /// The refetch query for the fragment at `pointer`"
         out += metadata.identifierField == nil ? ".\n" : " (`\(metadata.identifierField!)` is its record's data ID).\n"
-        out += "    public static func refetchQuery(for pointer: FragmentPointer<\(fragment)>\(extraSignature)) -> \(query) {\n"
+        out +=
+            "    public static func refetchQuery(for pointer: FragmentPointer<\(fragment)>\(extraSignature)) -> \(query) {\n"
         if usesCurrent { out += "        let current = pointer.effectiveVariables\n" }
         out += "        return \(query)(\(arguments.joined(separator: ", ")))\n"
         out += "    }\n\n"

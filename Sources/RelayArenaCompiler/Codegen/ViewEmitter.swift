@@ -33,7 +33,9 @@ struct ViewEmitter {
     }
 
     /// `public struct name: SelectionView { … }` at `indent` levels.
-    mutating func viewStruct(_ name: String, _ selections: [Selection], parentType: String, indent: Int) throws -> String {
+    mutating func viewStruct(_ name: String, _ selections: [Selection], parentType: String, indent: Int) throws
+        -> String
+    {
         var items: [Item] = []
         var inline: [(type: String, abstractKey: String?, items: [Selection], conditions: Conditions)] = []
         collect(selections, parentType: parentType, conditions: [], items: &items, inline: &inline)
@@ -60,17 +62,26 @@ struct ViewEmitter {
             case .fragmentSpread(let spread) where spread.inlineData != nil:
                 // relay's `readInlineData`: the fragment's own view, not a pointer; its fields stay masked here.
                 let optional = item.conditions.isEmpty ? "" : "?"
-                let call = spread.args.isEmpty ? "__view.inlineData(\(spread.name).self)"
+                let call =
+                    spread.args.isEmpty
+                    ? "__view.inlineData(\(spread.name).self)"
                     : "__view.inlineData(\(spread.name).self, arguments: \(SwiftArtifactLiteral.arguments(spread.args)))"
-                members.append("/// `@inline` `\(spread.name)`: its data, read from this record with its own variables.")
-                members.append("public func readInlineData(_: \(spread.name).Type) -> \(spread.name).Data\(optional) { \(guarded(item.conditions, call)) }")
+                members.append(
+                    "/// `@inline` `\(spread.name)`: its data, read from this record with its own variables.")
+                members.append(
+                    "public func readInlineData(_: \(spread.name).Type) -> \(spread.name).Data\(optional) { \(guarded(item.conditions, call)) }"
+                )
             case .fragmentSpread(let spread):
                 let optional = item.conditions.isEmpty ? "" : "?"
-                let call = spread.args.isEmpty ? "__view.pointer()" : "__view.pointer(arguments: \(SwiftArtifactLiteral.arguments(spread.args)))"
+                let call =
+                    spread.args.isEmpty
+                    ? "__view.pointer()" : "__view.pointer(arguments: \(SwiftArtifactLiteral.arguments(spread.args)))"
                 let body = guarded(item.conditions, call)
                 members.append("/// Masked: pass this pointer to the view that declared `\(spread.name)`.")
                 members.append("public func asFragment() -> FragmentPointer<\(spread.name)>\(optional) { \(body) }")
-                spreads.append("public var \(SwiftName.identifier(Self.fragmentsMember(spread.name))): FragmentPointer<\(spread.name)>\(optional) { \(body) }")
+                spreads.append(
+                    "public var \(SwiftName.identifier(Self.fragmentsMember(spread.name))): FragmentPointer<\(spread.name)>\(optional) { \(body) }"
+                )
             default:
                 continue
             }
@@ -78,10 +89,13 @@ struct ViewEmitter {
         for group in inline {
             let typeName = "As" + SwiftName.typeName(group.type)
             nested.append(try viewStruct(typeName, group.items, parentType: group.type, indent: indent + 1))
-            let check = group.abstractKey.map { "__view.implements(\(SwiftName.literal($0)))" }
+            let check =
+                group.abstractKey.map { "__view.implements(\(SwiftName.literal($0)))" }
                 ?? "__view.isType(\(SwiftName.literal(group.type)))"
             let test = (conditionTests(group.conditions) + [check]).joined(separator: " && ")
-            members.append("public var as\(SwiftName.typeName(group.type)): \(typeName)? { \(test) ? \(typeName)(__view: __view) : nil }")
+            members.append(
+                "public var as\(SwiftName.typeName(group.type)): \(typeName)? { \(test) ? \(typeName)(__view: __view) : nil }"
+            )
         }
 
         let pad = String(repeating: "    ", count: indent)
@@ -96,7 +110,8 @@ struct ViewEmitter {
             }
         }
         if !spreads.isEmpty && !taken {
-            members.append("/// The spread fragments by name (Apollo's `fragments`): masked pointers, as `asFragment()` returns.")
+            members.append(
+                "/// The spread fragments by name (Apollo's `fragments`): masked pointers, as `asFragment()` returns.")
             members.append("public var fragments: Fragments { Fragments(__view: __view) }")
             var block = inner + "public struct Fragments {\n"
             block += inner + "    public let __view: RecordView\n"
@@ -115,13 +130,16 @@ struct ViewEmitter {
 
     /// Flattens conditions (fields become optional) and same-type inline fragments; groups the
     /// other inline fragments by type for `as<Type>`.
-    private func collect(_ selections: [Selection], parentType: String, conditions: Conditions, items: inout [Item],
-                         inline: inout [(type: String, abstractKey: String?, items: [Selection], conditions: Conditions)]) {
+    private func collect(
+        _ selections: [Selection], parentType: String, conditions: Conditions, items: inout [Item],
+        inline: inout [(type: String, abstractKey: String?, items: [Selection], conditions: Conditions)]
+    ) {
         for selection in selections {
             switch selection {
             case .condition(let c):
-                collect(c.selections, parentType: parentType,
-                        conditions: conditions + [(c.variable, c.passingValue)], items: &items, inline: &inline)
+                collect(
+                    c.selections, parentType: parentType,
+                    conditions: conditions + [(c.variable, c.passingValue)], items: &items, inline: &inline)
             case .inlineFragment(let i) where i.type == parentType:
                 collect(i.selections, parentType: parentType, conditions: conditions, items: &items, inline: &inline)
             case .inlineFragment(let i):
@@ -187,7 +205,8 @@ struct ViewEmitter {
             }
             return "K(\(slot), \(SwiftName.literal(literal)))"
         }
-        let description = "DynamicStorageKey(name: \(SwiftName.literal(name)), args: \(SwiftArtifactLiteral.arguments(args)))"
+        let description =
+            "DynamicStorageKey(name: \(SwiftName.literal(name)), args: \(SwiftArtifactLiteral.arguments(args)))"
         let slot = dynamicSlots[description] ?? keyCount
         if dynamicSlots[description] == nil {
             dynamicSlots[description] = slot
@@ -197,7 +216,9 @@ struct ViewEmitter {
         return "K(\(slot), \(prefix)_dynamicKey\(slot))"
     }
 
-    private mutating func scalarProperty(_ f: ScalarField, parentType: String, conditions: Conditions) throws -> ([String], Bool) {
+    private mutating func scalarProperty(_ f: ScalarField, parentType: String, conditions: Conditions) throws -> (
+        [String], Bool
+    ) {
         let name = SwiftName.identifier(f.responseKey)
         if f.name == "__typename" {
             let type = conditions.isEmpty ? "String" : "String?"
@@ -262,26 +283,30 @@ struct ViewEmitter {
         }
     }
 
-    private mutating func linkedProperty(_ f: LinkedField, type: TypeRef, typeName: String, conditions: Conditions) throws -> String {
+    private mutating func linkedProperty(_ f: LinkedField, type: TypeRef, typeName: String, conditions: Conditions)
+        throws -> String
+    {
         let name = SwiftName.identifier(f.responseKey)
         let k = key(f.storageKey, name: f.name, args: f.args)
         let optional = !type.isNonNull || !conditions.isEmpty
         switch type.nullable {
         case .list(let item):
             if case .list = item.nullable {
-                throw UnsupportedSelection(message: "lists of lists of objects (\(f.name)) are not supported by the Swift generator yet")
+                throw UnsupportedSelection(
+                    message: "lists of lists of objects (\(f.name)) are not supported by the Swift generator yet")
             }
             let element = item.isNonNull ? typeName : typeName + "?"
             if optional {
-                return "public var \(name): ViewList<\(element)>? { \(guarded(conditions, "__view.list(\(k), of: \(element).self)")) }"
+                return
+                    "public var \(name): ViewList<\(element)>? { \(guarded(conditions, "__view.list(\(k), of: \(element).self)")) }"
             }
             return "public var \(name): ViewList<\(element)> { __view.listOrEmpty(\(k), of: \(element).self) }"
         default:
             if optional {
-                return "public var \(name): \(typeName)? { \(guarded(conditions, "__view.linked(\(k), as: \(typeName).self)")) }"
+                return
+                    "public var \(name): \(typeName)? { \(guarded(conditions, "__view.linked(\(k), as: \(typeName).self)")) }"
             }
             return "public var \(name): \(typeName) { __view.linkedOrEmpty(\(k), as: \(typeName).self) }"
         }
     }
 }
-

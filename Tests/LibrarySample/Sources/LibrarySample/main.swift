@@ -5,15 +5,21 @@ import RelayArena
 let operation = OperationArtifact(
     name: "SampleQuery", kind: .query, variables: [],
     normalization: [
-        .linkedField(LinkedField(name: "viewer", concreteType: "Viewer", plural: false, selections: [
-            .scalarField(ScalarField(name: "name")),
-            .scalarField(ScalarField(name: "id")),
-        ])),
+        .linkedField(
+            LinkedField(
+                name: "viewer", concreteType: "Viewer", plural: false,
+                selections: [
+                    .scalarField(ScalarField(name: "name")),
+                    .scalarField(ScalarField(name: "id")),
+                ]))
     ],
     reader: [
-        .linkedField(LinkedField(name: "viewer", concreteType: "Viewer", plural: false, selections: [
-            .scalarField(ScalarField(name: "name")),
-        ])),
+        .linkedField(
+            LinkedField(
+                name: "viewer", concreteType: "Viewer", plural: false,
+                selections: [
+                    .scalarField(ScalarField(name: "name"))
+                ]))
     ],
     text: "query SampleQuery { viewer { name id } }")
 

@@ -2,12 +2,13 @@
 // plugin generates `SampleRow_todo` (and `SampleQuery`) into the plugin work directory.
 import RelayArena
 
-private let rowFragment = graphql("""
-fragment SampleRow_todo on Todo {
-  text
-  complete
-}
-""")
+private let rowFragment = graphql(
+    """
+    fragment SampleRow_todo on Todo {
+      text
+      complete
+    }
+    """)
 
 struct SampleRow {
     let todo: FragmentPointer<SampleRow_todo>

@@ -3,10 +3,10 @@
 import RelayArena
 
 let response = #"""
-{"data":{"user":{"id":"me","name":"Ada","todos":{"edges":[
-  {"node":{"id":"t1","text":"Taste JavaScript","complete":true}},
-  {"node":{"id":"t2","text":"Buy a unicorn","complete":false}}]}}}}
-"""#
+    {"data":{"user":{"id":"me","name":"Ada","todos":{"edges":[
+      {"node":{"id":"t1","text":"Taste JavaScript","complete":true}},
+      {"node":{"id":"t2","text":"Buy a unicorn","complete":false}}]}}}}
+    """#
 
 let query = SampleQuery(first: 2)
 let store = RecordStore()

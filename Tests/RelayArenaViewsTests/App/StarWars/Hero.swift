@@ -2,33 +2,35 @@
 // abstract one answered by the type records (`asCharacter` on a union).
 import RelayArena
 
-private let heroQuery = graphql("""
-query HeroQuery($episode: Episode) {
-  hero(episode: $episode) {
-    __typename
-    name
-    appearsIn
-    ... on Droid {
-      primaryFunction
+private let heroQuery = graphql(
+    """
+    query HeroQuery($episode: Episode) {
+      hero(episode: $episode) {
+        __typename
+        name
+        appearsIn
+        ... on Droid {
+          primaryFunction
+        }
+        ... on Human {
+          homePlanet
+          height
+        }
+      }
     }
-    ... on Human {
-      homePlanet
-      height
-    }
-  }
-}
-""")
+    """)
 
-private let searchQuery = graphql("""
-query SearchQuery {
-  search(text: "a") {
-    __typename
-    ... on Character {
-      name
+private let searchQuery = graphql(
+    """
+    query SearchQuery {
+      search(text: "a") {
+        __typename
+        ... on Character {
+          name
+        }
+        ... on Starship {
+          length
+        }
+      }
     }
-    ... on Starship {
-      length
-    }
-  }
-}
-""")
+    """)

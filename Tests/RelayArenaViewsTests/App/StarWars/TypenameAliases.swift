@@ -2,17 +2,18 @@
 // generated types, so `kind` exists only on the members that implement `Character`.
 import RelayArena
 
-private let typenameAliasesQuery = graphql("""
-query TypenameAliasesQuery {
-  search(text: "a") {
-    __typename
-    ... on Character {
-      kind: __typename
-      appearsIn
+private let typenameAliasesQuery = graphql(
+    """
+    query TypenameAliasesQuery {
+      search(text: "a") {
+        __typename
+        ... on Character {
+          kind: __typename
+          appearsIn
+        }
+        ... on Human {
+          humanKind: __typename
+        }
+      }
     }
-    ... on Human {
-      humanKind: __typename
-    }
-  }
-}
-""")
+    """)

@@ -2,29 +2,31 @@
 // list through the pointer; the preview query feeds the item view from a canned payload.
 import RelayArena
 
-private let query = graphql("""
-query CurrentUserToDoListQuery {
-  user(id: "me") {
-    id
-    ...ToDoList_user
-  }
-}
-""")
+private let query = graphql(
+    """
+    query CurrentUserToDoListQuery {
+      user(id: "me") {
+        id
+        ...ToDoList_user
+      }
+    }
+    """)
 
-private let previewQuery = graphql("""
-query ToDoItemPreviewQuery {
-  user(id: "me") {
-    todos(first: 3) {
-      edges {
-        node {
-          id
-          ...ToDoItem_todo
+private let previewQuery = graphql(
+    """
+    query ToDoItemPreviewQuery {
+      user(id: "me") {
+        todos(first: 3) {
+          edges {
+            node {
+              id
+              ...ToDoItem_todo
+            }
+          }
         }
       }
     }
-  }
-}
-""")
+    """)
 
 struct CurrentUserToDoList {
     /// The screen as text: a title, then one line per item.

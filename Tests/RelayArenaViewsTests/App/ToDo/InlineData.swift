@@ -3,27 +3,28 @@
 // variables — one without arguments (under a condition, so optional) and one with `@arguments`.
 import RelayArena
 
-private let inlineDataDocuments = graphql("""
-query InlineDataUserQuery($size: Int, $withSummary: Boolean = true) {
-  user(id: "me") {
-    id
-    ...UserInlineSummary_user @include(if: $withSummary)
-    ...UserInlineAvatar_user @arguments(size: $size)
-  }
-}
+private let inlineDataDocuments = graphql(
+    """
+    query InlineDataUserQuery($size: Int, $withSummary: Boolean = true) {
+      user(id: "me") {
+        id
+        ...UserInlineSummary_user @include(if: $withSummary)
+        ...UserInlineAvatar_user @arguments(size: $size)
+      }
+    }
 
-fragment UserInlineSummary_user on User @inline {
-  name
-  email
-  bestFriend {
-    name
-  }
-}
+    fragment UserInlineSummary_user on User @inline {
+      name
+      email
+      bestFriend {
+        name
+      }
+    }
 
-fragment UserInlineAvatar_user on User @inline
-  @argumentDefinitions(size: {type: "Int", defaultValue: 32}) {
-  avatar(size: $size) {
-    url
-  }
-}
-""")
+    fragment UserInlineAvatar_user on User @inline
+      @argumentDefinitions(size: {type: "Int", defaultValue: 32}) {
+      avatar(size: $size) {
+        url
+      }
+    }
+    """)

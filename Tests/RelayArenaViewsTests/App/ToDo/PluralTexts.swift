@@ -2,26 +2,28 @@
 // on, and the child reads them all at once as a random-access collection of views.
 import RelayArena
 
-private let textsFragment = graphql("""
-fragment ToDoTexts_todos on Todo @relay(plural: true) {
-  text
-}
-""")
+private let textsFragment = graphql(
+    """
+    fragment ToDoTexts_todos on Todo @relay(plural: true) {
+      text
+    }
+    """)
 
-private let textsQuery = graphql("""
-query ToDoTextsQuery {
-  user(id: "me") {
-    todos(first: 10) {
-      edges {
-        node {
-          id
-          ...ToDoTexts_todos
+private let textsQuery = graphql(
+    """
+    query ToDoTextsQuery {
+      user(id: "me") {
+        todos(first: 10) {
+          edges {
+            node {
+              id
+              ...ToDoTexts_todos
+            }
+          }
         }
       }
     }
-  }
-}
-""")
+    """)
 
 /// All item texts through the plural fragment, `nil` for an item whose record is gone.
 struct ToDoTexts {

@@ -2,12 +2,13 @@
 // reads it through the pointer its parent passes down.
 import RelayArena
 
-private let todoFragment = graphql("""
-fragment ToDoItem_todo on Todo {
-  text
-  complete
-}
-""")
+private let todoFragment = graphql(
+    """
+    fragment ToDoItem_todo on Todo {
+      text
+      complete
+    }
+    """)
 
 /// Renders one row as text, e.g. `[x] Taste JavaScript`.
 struct ToDoItem {

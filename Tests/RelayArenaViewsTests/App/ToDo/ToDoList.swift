@@ -2,18 +2,19 @@
 // can pass pointers down but cannot read `text` or `complete` itself.
 import RelayArena
 
-private let userFragment = graphql("""
-fragment ToDoList_user on User {
-  todos(first: 100) {
-    edges {
-      node {
-        id
-        ...ToDoItem_todo
+private let userFragment = graphql(
+    """
+    fragment ToDoList_user on User {
+      todos(first: 100) {
+        edges {
+          node {
+            id
+            ...ToDoItem_todo
+          }
+        }
       }
     }
-  }
-}
-""")
+    """)
 
 struct ToDoList {
     let user: FragmentPointer<ToDoList_user>

@@ -2,12 +2,13 @@
 // and the fragment's type builds it from the pointer the item holds (`id` = the item's data ID).
 import RelayArena
 
-private let todoRefetch = graphql("""
-fragment ToDoRefetch_todo on Todo @refetchable(queryName: "ToDoRefetchQuery") {
-  text
-  complete
-}
-""")
+private let todoRefetch = graphql(
+    """
+    fragment ToDoRefetch_todo on Todo @refetchable(queryName: "ToDoRefetchQuery") {
+      text
+      complete
+    }
+    """)
 
 struct RefetchableToDoItem {
     let todo: FragmentPointer<ToDoRefetch_todo>
