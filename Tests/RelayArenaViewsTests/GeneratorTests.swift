@@ -95,6 +95,18 @@ final class GeneratorTests: XCTestCase {
                 GraphQLSourceFile(name: "B.swift", text: "  /// see graphql(\"\"\"\nlet x = 1\n")))
     }
 
+    /// swift-format moves a call's only multi-line string argument to the next line, indented.
+    func testALiteralOnTheLineAfterTheCallIsFound() throws {
+        let swift =
+            "let a = graphql(\n    \"\"\"\n    fragment A_todo on Todo { text }\n    \"\"\")\nlet b = graphql(x)\n"
+        let document = try XCTUnwrap(SwiftSourceDocuments.extract(GraphQLSourceFile(name: "A.swift", text: swift)))
+        XCTAssertEqual(
+            document.text.trimmingCharacters(in: .whitespacesAndNewlines), "fragment A_todo on Todo { text }")
+        XCTAssertEqual(
+            document.text.split(separator: "\n", omittingEmptySubsequences: false).count,
+            swift.split(separator: "\n", omittingEmptySubsequences: false).count)
+    }
+
     func testSourcesWithoutLiteralsYieldNoDocument() throws {
         XCTAssertNil(try SwiftSourceDocuments.extract(GraphQLSourceFile(name: "A.swift", text: "let graphql = 1\n")))
     }

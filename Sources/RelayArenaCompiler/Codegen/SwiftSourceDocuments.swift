@@ -3,8 +3,8 @@
 import RelayArena
 
 public enum SwiftSourceDocuments {
-    static let opener = "graphql(\"\"\""
-    static let closer = "\"\"\""
+    static let call = "graphql("
+    static let delimiter = "\"\"\""
 
     /// One GraphQL document holding every `graphql("""…""")` literal of `file` (a Swift source),
     /// named like the Swift file, or `nil` when it has none. Each character outside a literal
@@ -18,7 +18,7 @@ public enum SwiftSourceDocuments {
         var found = false
         var cursor = text.startIndex
         var searchFrom = text.startIndex
-        while let open = text.range(of: opener, range: searchFrom..<text.endIndex) {
+        while let open = nextOpener(in: text, from: searchFrom) {
             // An opener after `//` on its line is in a comment (e.g. a doc comment mentioning it).
             let lineStart =
                 text[..<open.lowerBound].lastIndex(where: \.isNewline).map { text.index(after: $0) } ?? text.startIndex
@@ -33,7 +33,7 @@ public enum SwiftSourceDocuments {
             }
             blank(text[open.upperBound...lineEnd], into: &out)
             let contentStart = text.index(after: lineEnd)
-            guard let close = text.range(of: closer, range: contentStart..<text.endIndex) else {
+            guard let close = text.range(of: delimiter, range: contentStart..<text.endIndex) else {
                 throw positioned(file, at: open.lowerBound, "unterminated graphql(\"\"\" literal")
             }
             out += text[contentStart..<close.lowerBound]
@@ -44,6 +44,20 @@ public enum SwiftSourceDocuments {
         guard found else { return nil }
         blank(text[cursor...], into: &out)
         return GraphQLSourceFile(name: file.name, text: out)
+    }
+
+    /// The next `graphql("""`, whitespace and line breaks allowed between `(` and `"""` (as
+    /// swift-format writes a call whose only argument is a multi-line string).
+    private static func nextOpener(in text: String, from: String.Index) -> Range<String.Index>? {
+        var searchFrom = from
+        while let call = text.range(of: call, range: searchFrom..<text.endIndex) {
+            let literal = text[call.upperBound...].firstIndex { !$0.isWhitespace } ?? text.endIndex
+            if text[literal...].hasPrefix(delimiter) {
+                return call.lowerBound..<text.index(literal, offsetBy: delimiter.count)
+            }
+            searchFrom = call.upperBound
+        }
+        return nil
     }
 
     private static func blank(_ s: Substring, into out: inout String) {
