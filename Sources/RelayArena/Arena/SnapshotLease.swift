@@ -1,5 +1,6 @@
 // The lifetime of one `withSnapshot` call, checkable after it ended: values that borrow arena
 // memory carry a token and check it before they touch that memory, so an escaped one traps.
+import Foundation
 import Synchronization
 
 /// Leases are never freed (closed ones wait in a pool for the next snapshot), so reading an old
@@ -8,7 +9,10 @@ final class SnapshotLease: Sendable {
     /// Odd while a snapshot holds the lease, even once it closed.
     let generation = Atomic<UInt64>(0)
 
-    private static let pool = Mutex<[SnapshotLease]>([])
+    // Behind an NSLock (a pthread mutex), not Synchronization's Mutex, whose futex ThreadSanitizer
+    // cannot see: CI runs the readers' tests under it.
+    private static let poolLock = NSLock()
+    nonisolated(unsafe) private static var pool: [SnapshotLease] = []
 
     /// Open forever: the token of values that borrow nothing (an empty `BorrowedUTF8`).
     static let permanent: SnapshotLease = {
@@ -19,7 +23,10 @@ final class SnapshotLease: Sendable {
 
     /// Takes a lease for a snapshot that starts now; give it back with `close(_:)`.
     static func open() -> (lease: SnapshotLease, token: SnapshotToken) {
-        let lease = pool.withLock { $0.popLast() } ?? SnapshotLease()
+        poolLock.lock()
+        let pooled = pool.popLast()
+        poolLock.unlock()
+        let lease = pooled ?? SnapshotLease()
         let generation = lease.generation.add(1, ordering: .relaxed).newValue
         return (lease, SnapshotToken(lease: lease, generation: generation))
     }
@@ -27,7 +34,9 @@ final class SnapshotLease: Sendable {
     /// Ends the snapshot: every token of it fails its check from now on.
     static func close(_ lease: SnapshotLease) {
         lease.generation.add(1, ordering: .relaxed)
-        pool.withLock { $0.append(lease) }
+        poolLock.lock()
+        pool.append(lease)
+        poolLock.unlock()
     }
 }
 
