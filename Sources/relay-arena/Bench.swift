@@ -214,23 +214,13 @@ struct Bench: ParsableCommand {
         progress("one \(longTextMB) MB text: streamed in 64 KiB chunks, yajl in one call, peak RSS (child)")
         let response = LongTextWorkload.response(textBytes: textBytes)
         let plan = try NormalizationPlan(operation: try TodoListSetup.operation(), variables: ["first": .int(1)])
-        let limits = NormalizationLimits(maxBytes: UInt64(response.count))
         var seconds = Double.infinity
         var yajlSeconds = Double.infinity
         for _ in 0..<repetitions {
             seconds = min(
                 seconds,
                 try timed {
-                    let normalizer = try ResponseNormalizer(plan: plan, limits: limits)
-                    try response.withUnsafeBytes { all in
-                        var at = 0
-                        while at < all.count {
-                            let end = min(at + 64 * 1024, all.count)
-                            try normalizer.feed(UnsafeRawBufferPointer(rebasing: all[at..<end]))
-                            at = end
-                        }
-                    }
-                    guard try RecordStore().publish(normalizer.finish()).count == 6 else {
+                    guard try LongTextWorkload.ingest(response, plan: plan) == 6 else {
                         throw RelayArenaError(
                             code: .misuse, message: "the long-text response did not make its six records")
                     }

@@ -93,21 +93,11 @@ let benchmarks: @Sendable () -> Void = {
     // token across ~3,000 chunks), beside yajl over the same bytes in one call.
     let longText = LongTextWorkload.response(textBytes: 200_000_000)
     let longPlan = try! TodoListSetup.plan(todos: 1)
-    let longLimits = NormalizationLimits(maxBytes: UInt64(longText.count))
     let longTag = "one 200 MB text, \(longText.count / 1_000_000) MB"
     Benchmark("RelayArena ingest streamed in 64 KiB chunks (\(longTag))", configuration: .init(maxIterations: 10)) {
         benchmark in
         try measured(benchmark, bytes: longText.count, todos: 1) {
-            let normalizer = try ResponseNormalizer(plan: longPlan, limits: longLimits)
-            try longText.withUnsafeBytes { all in
-                var at = 0
-                while at < all.count {
-                    let end = min(at + 64 * 1024, all.count)
-                    try normalizer.feed(UnsafeRawBufferPointer(rebasing: all[at..<end]))
-                    at = end
-                }
-            }
-            blackHole(try RecordStore().publish(normalizer.finish()).count)
+            blackHole(try LongTextWorkload.ingest(longText, plan: longPlan))
         }
     }
     Benchmark("Comparator: yajl no-op callbacks in one call (\(longTag))", configuration: .init(maxIterations: 10)) {

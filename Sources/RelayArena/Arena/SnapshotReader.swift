@@ -48,6 +48,20 @@ struct SnapshotReader {
         return i >= 0 ? UInt32(i) : nil
     }
 
+    /// The record of a data ID's symbol and its type symbol (0: a tombstone), nil when unknown:
+    /// `recordIndex(for:)` and `record(at:)` with one check, for the per-record read path.
+    @inline(__always)
+    func record(for symbol: UInt32) -> (index: UInt32, type: UInt32)? {
+        token.check()
+        let i = ra_source_record_for_symbol(raw, symbol)
+        guard i >= 0 else { return nil }
+        var idSym: UInt32 = 0
+        var typeSym: UInt32 = 0
+        var count: UInt32 = 0
+        guard ra_source_record_at(raw, UInt32(i), &idSym, &typeSym, &count) != 0 else { return nil }
+        return (UInt32(i), typeSym)
+    }
+
     /// A record's data ID and type symbols (type 0: a tombstone); nil when there is no record.
     func record(at index: UInt32) -> (id: UInt32, type: UInt32)? {
         token.check()

@@ -14,8 +14,8 @@ public struct StoreSnapshot {
     public func text(_ symbol: StoreSymbol) -> BorrowedUTF8 { reader.symbolText(symbol.raw) }
 
     public func record(_ id: StoreSymbol) -> RecordState {
-        guard let i = reader.recordIndex(for: id.raw), let r = reader.record(at: i) else { return .unknown }
-        return r.type == 0 ? .deleted : .record(RecordRef(index: i))
+        guard let r = reader.record(for: id.raw) else { return .unknown }
+        return r.type == 0 ? .deleted : .record(RecordRef(index: r.index))
     }
 
     public func record(_ id: String) -> RecordState {
