@@ -335,6 +335,16 @@ void ra_dealloc_used(void *p, size_t used) {
     retained_give(h, mapped, keep, page_round(h->size + RA_HEADER), h->kind == KIND_TABLE);
 }
 
+void ra_discard_front(void *p, size_t bytes) {
+    if (!p) return;
+    header *h = (header *)((uint8_t *)p - RA_HEADER);
+    if (h->kind == KIND_HEAP) return;
+    if (bytes > h->size) bytes = h->size;
+    uintptr_t from = ((uintptr_t)p + RA_PAGE - 1) & ~(uintptr_t)(RA_PAGE - 1);
+    uintptr_t to = ((uintptr_t)p + bytes) & ~(uintptr_t)(RA_PAGE - 1);
+    if (to > from) (void)madvise((void *)from, to - from, MADV_DONTNEED);
+}
+
 int64_t ra_live_allocations(void) { return atomic_load_explicit(&live_blocks, memory_order_relaxed); }
 
 static void *yajl_malloc_fn(void *ctx, size_t n) { (void)ctx; return ra_malloc(n); }

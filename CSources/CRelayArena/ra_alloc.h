@@ -19,6 +19,9 @@ void ra_dealloc(void *_Nullable p);
 /// ra_dealloc of a block of which only the first `used` bytes were ever written: a large block
 /// kept for reuse counts (and keeps the pages of) only those against the retained-memory limit.
 void ra_dealloc_used(void *_Nullable p, size_t used);
+/// Hands the kernel back the whole pages among a mapped block's first `bytes` (they read as zeros
+/// afterwards): the front of a buffer that is spent need hold no memory. A no-op for a small block.
+void ra_discard_front(void *_Nullable p, size_t bytes);
 extern yajl_alloc_funcs ra_yajl_alloc_funcs;
 
 #pragma clang assume_nonnull end

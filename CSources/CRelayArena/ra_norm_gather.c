@@ -4,6 +4,7 @@
 // that each byte is lexed a bounded number of times whatever the chunking.
 #include "ra_normalize.h"
 #include "ra_buf.h"
+#include "ra_alloc.h"
 
 // A chunk that completes no token lies inside one (a string, a key, a number) or is blank. What it
 // holds says which, and so what can end it: a string ends at a quote after an even run of
@@ -83,9 +84,21 @@ static ra_status parse(ra_normalizer *n, const uint8_t *bytes, size_t len) {
 }
 
 ra_status ra_norm_flush_gathered(ra_normalizer *n) {
+    n->flushing = true;
     ra_status st = parse(n, n->gathered.data, n->gathered.len);
+    n->flushing = false;
     n->gathered.len = 0;
     return st;
+}
+
+void ra_norm_long_value(ra_normalizer *n, const void *text) {
+    if (!n->flushing) return;
+    // yajl reports a token it held from its own buffer, but a token inside the gathered bytes
+    // from where it lies: those bytes are not spent yet.
+    uintptr_t g = (uintptr_t)n->gathered.data, t = (uintptr_t)text;
+    size_t spent = yajl_get_bytes_consumed(n->yh);  // (yajl's offset just past the token)
+    if (t >= g && t - g < spent) spent = (size_t)(t - g);
+    ra_discard_front(n->gathered.data, spent);
 }
 
 ra_status ra_norm_feed(ra_normalizer *n, const uint8_t *bytes, size_t len) {

@@ -289,7 +289,10 @@ static int on_scalar(ra_normalizer *n, uint64_t value, const char *text, size_t 
                                              : "Expected data for field `%.*s` to be an array of objects",
                     nl, nm);
     }
-    if (kind >= 2 && len > UINT32_MAX - 16) return too_long(n);
+    if (kind >= 2 && len >= RA_LONG_VALUE) {
+        if (len > UINT32_MAX - 16) return too_long(n);
+        ra_norm_long_value(n, text);
+    }
     if (kind == 2) value = number_value(n, text, len);
     else if (kind == 3) value = ra_heap_put(n->delta, RA_TAG_STRING, text, (uint32_t)len);
     return ra_norm_stage_value(n, n->top, value);
@@ -303,7 +306,10 @@ static inline __attribute__((always_inline)) int direct_scalar(ra_normalizer *n,
     frame *f = n->top;  // (&n->bottom at depth 0: neither case below)
     // Only record frames ever hold CUR_SCALAR or CUR_ID (set from a plan entry by expect_entry).
     if (f->cur == CUR_SCALAR) {
-        if (kind >= 2 && len > UINT32_MAX - 16) return too_long(n);
+        if (kind >= 2 && len >= RA_LONG_VALUE) {
+            if (len > UINT32_MAX - 16) return too_long(n);
+            ra_norm_long_value(n, text);
+        }
         if (kind == 2) value = number_value(n, text, len);
         else if (kind == 3) value = ra_heap_put(n->delta, RA_TAG_STRING, text, (uint32_t)len);
         uint32_t key = plan_sym(n, f->cur_skey);

@@ -147,6 +147,7 @@ struct ra_normalizer {
     uint8_t gather_kind;   // RA_GATHER_*
     bool gather_odd;       // the gathered bytes end in an odd run of backslashes
     bool gather_may_end;   // the gathered bytes may end the token yajl holds
+    bool flushing;         // yajl is parsing `gathered`
     ra_buf scratch;
     uint32_t *plan_syms;   // plan string index -> delta symbol, 0 until first needed
     uint16_t *plan_types;  // plan string index -> the delta's type index of that type name, likewise
@@ -173,6 +174,11 @@ enum { RA_GATHER_NONE = 0, RA_GATHER_STRING, RA_GATHER_NUMBER, RA_GATHER_BLANK }
 ra_status ra_norm_feed(ra_normalizer *n, const uint8_t *bytes, size_t len);
 /// Hands yajl what is gathered (before the end of the input).
 ra_status ra_norm_flush_gathered(ra_normalizer *n);
+/// A scalar of RA_LONG_VALUE bytes or more is about to be copied into the delta: when it was
+/// gathered, the gathered bytes yajl has passed are spent, and their pages are handed back first,
+/// so that a long text is held twice (yajl's copy and the store's), not three times.
+#define RA_LONG_VALUE ((size_t)1 << 20)
+void ra_norm_long_value(ra_normalizer *n, const void *_Nullable text);
 ra_status ra_norm_parse_failed(ra_normalizer *n, yajl_status st, const uint8_t *_Nullable bytes, size_t len);
 extern const yajl_callbacks ra_norm_callbacks __attribute__((visibility("hidden")));
 // (ra_norm_capture.c)

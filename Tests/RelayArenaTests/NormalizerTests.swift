@@ -358,6 +358,52 @@ final class NormalizerTests: XCTestCase {
         }
     }
 
+    /// Long values (1 MiB and more) copied out of gathered bytes: the spent front of what was
+    /// gathered is handed back to the kernel before the copy, and a long value that lies wholly
+    /// inside the gathered bytes (not the token yajl held) is copied before its own bytes go.
+    func testLongValuesCopiedOutOfGatheredBytesStayIntact() throws {
+        let p = try plan(
+            Self.todo,
+            #"query Q { user(id: "me") { id name todos(first: 1) { edges { node { id text complete } } } } }"#)
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789".utf8)
+        let name = String(decoding: (0..<3_000_000).map { alphabet[$0 * 7 % 36] }, as: UTF8.self)
+        let text = String(repeating: "0123456789", count: 260_000)  // 2.6 MB: yajl hands it over in place
+        let head = #"{"data":{"user":{"id":"u","name":""#
+        let response =
+            head + #"\#(name)","todos":{"edges":[{"node":{"id":"t","text":"\#(text)","complete":false}}]}}}}"#
+        let bytes = Array(response.utf8)
+        let whole = RecordStore()
+        try whole.commit(response: bytes, plan: p)
+        let nameStart = head.utf8.count
+        // 64 KiB chunks (each long string held, then gathered), and: 100 bytes into the name, 1 MB
+        // more of it, then the rest in one chunk (the text lies inside the gathered bytes).
+        let splits: [[Int]] = [
+            Array(stride(from: 65_536, to: bytes.count, by: 65_536)),
+            [nameStart + 100, nameStart + 1_000_100],
+        ]
+        for cuts in splits {
+            let n = try ResponseNormalizer(plan: p)
+            var at = 0
+            for end in cuts + [bytes.count] {
+                try n.feed(Array(bytes[at..<end]))
+                at = end
+            }
+            let s = RecordStore()
+            try s.publish(try n.finish())
+            XCTAssert(
+                s.relayJSON() == whole.relayJSON(), "cut at \(cuts.prefix(2)): another store than the whole response's")
+        }
+        let stored = try whole.withSnapshot { s -> (String?, String?) in
+            guard case .record(let u) = s.record("u"), case .record(let t) = s.record("t"),
+                let nk = s.symbol("name"), let tk = s.symbol("text"),
+                case .string(let n)? = s.field(u, nk), case .string(let x)? = s.field(t, tk)
+            else { return (nil, nil) }
+            return (n.string, x.string)
+        }
+        XCTAssertEqual(stored.0, name)
+        XCTAssertEqual(stored.1, text)
+    }
+
     func testWorkloadIsTheSameAtEveryChunking() throws {
         let docs = try Self.todo.compile([
             GraphQLSourceFile(name: "q.graphql", text: Fixtures.text("todo-list-query.graphql"))
