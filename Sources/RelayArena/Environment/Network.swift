@@ -1,0 +1,169 @@
+// The network contract (relay's INetwork, Relay.swift's Network): a request is what relay sends; a
+// response is a status, headers and a body that arrives as chunks, which the environment feeds to
+// the normalizer as they come. The runtime holds no HTTP client: RelayArenaHTTP implements this
+// on AsyncHTTPClient, MockNetwork for tests and previews.
+import Foundation
+
+/// One GraphQL request, as relay's network layer is handed it: the operation's text as the
+/// compiler emits it (added selections, the fragments it spreads), its effective variables and
+/// its name.
+public struct GraphQLRequest: Sendable, Hashable {
+    public let operation: OperationArtifact
+    /// The operation's declared variables exactly: defaults applied, `null` for one not given
+    /// that has no default, undeclared ones dropped.
+    public let variables: Variables
+
+    public init(operation: OperationArtifact, variables: Variables) {
+        self.operation = operation
+        self.variables = operation.effectiveVariables(variables)
+    }
+
+    public var name: String { operation.name }
+    public var text: String { operation.text }
+
+    /// Identical requests (same text, same variables) have the same identifier: the environment
+    /// sends one of them while it is in flight (relay's request identifier).
+    public var identifier: String { operation.name + ":" + variablesJSON }
+
+    /// The variables as JSON, in declaration order.
+    public var variablesJSON: String {
+        JSONValue.object(operation.variables.map { JSONMember($0.name, variables[$0.name] ?? .null) }).stableJSON
+    }
+
+    /// The POST body: `{"query": text, "variables": {…}, "operationName": name}`.
+    public var body: [UInt8] {
+        var out = "{\"query\":"
+        JSONString.escape(text, into: &out)
+        out += ",\"variables\":" + variablesJSON + ",\"operationName\":"
+        JSONString.escape(name, into: &out)
+        out += "}"
+        return Array(out.utf8)
+    }
+
+    public static func == (a: GraphQLRequest, b: GraphQLRequest) -> Bool {
+        a.operation.name == b.operation.name && a.operation.text == b.operation.text && a.variables == b.variables
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(operation.name)
+        hasher.combine(variablesJSON)
+    }
+}
+
+/// What a request is sent with: headers to add and a deadline for the whole exchange.
+public struct RequestOptions: Sendable {
+    public var headers: [(name: String, value: String)]
+    /// The whole request, from sending to the body's last byte (curl's `--max-time`); `nil`: none.
+    public var timeout: Duration?
+
+    public init(headers: [(name: String, value: String)] = [], timeout: Duration? = nil) {
+        self.headers = headers
+        self.timeout = timeout
+    }
+}
+
+/// A chunk of a response body: anything that lends its bytes contiguously ([UInt8], Data, a
+/// SwiftNIO ByteBuffer's view).
+public typealias ResponseChunk = ContiguousBytes & Sendable
+
+/// A response body: its chunks as they arrive. A chunk lives only until the next is asked for.
+public struct ResponseBody: AsyncSequence, Sendable {
+    public typealias Element = any ResponseChunk
+    public typealias Failure = any Error
+
+    private let make: @Sendable () -> AsyncIterator
+
+    /// Erases any sequence of chunks.
+    public init<S: AsyncSequence & Sendable>(_ chunks: S) where S.Element: ResponseChunk {
+        make = {
+            var base = chunks.makeAsyncIterator()
+            return AsyncIterator { try await base.next() }
+        }
+    }
+
+    /// A body held whole (tests, fixtures): `chunkSize` pieces.
+    public init(bytes: [UInt8], chunkSize: Int = 64 * 1024) {
+        let size = Swift.max(1, chunkSize)
+        let chunks = stride(from: 0, to: bytes.count, by: size).map { Array(bytes[$0..<Swift.min($0 + size, bytes.count)]) }
+        self.init(ChunkList(chunks: chunks))
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator { make() }
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        fileprivate var nextChunk: () async throws -> (any ResponseChunk)?
+        public mutating func next() async throws -> (any ResponseChunk)? {
+            try Task.checkCancellation()
+            return try await nextChunk()
+        }
+    }
+}
+
+/// A fixed list of chunks as an async sequence.
+private struct ChunkList: AsyncSequence, Sendable {
+    let chunks: [[UInt8]]
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(chunks: chunks) }
+    struct AsyncIterator: AsyncIteratorProtocol {
+        let chunks: [[UInt8]]
+        var index = 0
+        mutating func next() async throws -> [UInt8]? {
+            guard index < chunks.count else { return nil }
+            defer { index += 1 }
+            return chunks[index]
+        }
+    }
+}
+
+/// The head of a response, and its body to come.
+public struct NetworkResponse: Sendable {
+    public var status: Int
+    public var headers: [(name: String, value: String)]
+    public var body: ResponseBody
+
+    public init(status: Int, headers: [(name: String, value: String)] = [], body: ResponseBody) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+}
+
+/// Sends GraphQL requests. `execute` returns once the response's head is in; its body streams.
+/// Cancelling the calling task must stop the transfer.
+public protocol Network: Sendable {
+    func execute(_ request: GraphQLRequest, options: RequestOptions) async throws -> NetworkResponse
+}
+
+/// Why a request failed, and where: the environment's one failure type for fetches.
+public struct FetchError: Error, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        /// The server answered with a status outside 200–299.
+        case status(Int)
+        /// The connection could not be made or was lost (the transport's message).
+        case transport
+        /// The deadline passed.
+        case timeout
+        /// The body is not a valid response for the operation (malformed JSON, wrong shapes, cut off).
+        case invalidResponse
+        /// `errors` and no `data` (relay's "No data returned for operation").
+        case graphQLErrors
+        /// The fetch was cancelled.
+        case cancelled
+    }
+
+    public var kind: Kind
+    public var operation: String
+    public var message: String
+    /// Byte offset in the body where it went wrong, for an invalid response.
+    public var offset: UInt64?
+
+    public init(kind: Kind, operation: String, message: String, offset: UInt64? = nil) {
+        self.kind = kind
+        self.operation = operation
+        self.message = message
+        self.offset = offset
+    }
+
+    public var description: String {
+        "\(operation): \(message)" + (offset.map { " (byte \($0))" } ?? "")
+    }
+}
