@@ -8,6 +8,9 @@ import Foundation
 /// the read lock, so a reader never sees half a payload.
 public final class RecordStore: @unchecked Sendable {
     let source: SourceHandle
+    /// Bumped (under the write lock) by a publish that may have renumbered the store's symbols:
+    /// one into a store holding only its root takes the payload's arena and numbering whole.
+    private var numbering = 0
 
     public static let rootID = "client:root"
 
@@ -68,6 +71,7 @@ public final class RecordStore: @unchecked Sendable {
     /// Runs one merge under the write lock and collects the data IDs it marked updated.
     private func merge(_ payload: NormalizedPayload, consuming: Bool) throws -> UpdatedRecordIDs {
         try source.withWriteLock {
+            if consuming && source.recordCount <= 1 { numbering &+= 1 }
             try source.publish(payload.delta, consuming: consuming)
             // Taken, not copied: the store's list for a million records is 8 MB (4 a symbol).
             return UpdatedRecordIDs(store: self, symbols: source.takeUpdated())
@@ -115,6 +119,9 @@ public final class RecordStore: @unchecked Sendable {
     func publishConsuming(_ payload: NormalizedPayload) throws -> UpdatedRecordIDs {
         try merge(payload, consuming: true)
     }
+
+    /// Changes when symbols held from an earlier snapshot may name other things now.
+    var symbolNumbering: Int { source.withReadLock { numbering } }
 
     func lockedSymbolText(_ sym: UInt32) -> String {
         source.withReadLock { source.symbolString(sym) }

@@ -1,0 +1,234 @@
+// The environment (relay's RelayModernEnvironment, Relay.swift's Environment): a store, a network,
+// and the subscriptions that follow the store. A response streams from the network into the
+// normalizer off the main actor; publishing and notifying happen on it, in one turn.
+import Foundation
+
+/// relay's fetch policies: whether to use what the store holds, the network, or both.
+public enum FetchPolicy: Sendable, Hashable {
+    /// Data from the store when `check` finds it all (`available`), else a request (the default).
+    case storeOrNetwork
+    /// Data from the store when available, and a request in any case.
+    case storeAndNetwork
+    /// A request in any case; nothing shown before it answers.
+    case networkOnly
+    /// Never a request: whatever the store holds.
+    case storeOnly
+
+    /// Whether a request is sent, given what `check` says (relay's `shouldFetch`).
+    public func shouldFetch(_ availability: Availability) -> Bool {
+        switch self {
+        case .storeOnly: return false
+        case .storeOrNetwork: return availability != .available
+        case .storeAndNetwork, .networkOnly: return true
+        }
+    }
+
+    /// Whether data from the store may be shown before the request answers.
+    public func shouldRenderFromStore(_ availability: Availability) -> Bool {
+        switch self {
+        case .storeOnly: return true
+        case .networkOnly: return false
+        case .storeOrNetwork, .storeAndNetwork: return availability == .available
+        }
+    }
+}
+
+/// A store, a network and the store's subscriptions, on the main actor.
+@MainActor
+public final class Environment {
+    public let store: RecordStore
+    public let network: any Network
+    /// Headers and deadline of every request.
+    public var requestOptions: RequestOptions
+    /// Bounds on each response.
+    public var limits: NormalizationLimits
+    public let subscriptions: StoreSubscriptions
+
+    @MainActor private final class Flight {
+        let task: Task<UpdatedRecordIDs, any Error>
+        var waiters = 0
+        init(task: Task<UpdatedRecordIDs, any Error>) { self.task = task }
+    }
+    private var inFlight: [GraphQLRequest: Flight] = [:]
+
+    public init(
+        network: any Network, store: RecordStore = RecordStore(), requestOptions: RequestOptions = .init(),
+        limits: NormalizationLimits = .init()
+    ) {
+        self.network = network
+        self.store = store
+        self.requestOptions = requestOptions
+        self.limits = limits
+        self.subscriptions = StoreSubscriptions(store: store)
+    }
+
+    /// Identical requests now in flight are sent once; how many distinct ones are.
+    public var requestsInFlight: Int { inFlight.count }
+
+    // MARK: Fetching
+
+    /// relay's `fetchQuery` under a fetch policy: sends the operation unless the policy and
+    /// `check` say the store has it, then reads the operation's own selection.
+    public func fetchQuery(
+        _ operation: OperationArtifact, variables: Variables = [:], fetchPolicy: FetchPolicy = .storeOrNetwork
+    ) async throws -> ReadResult {
+        let request = GraphQLRequest(operation: operation, variables: variables)
+        if fetchPolicy.shouldFetch(check(operation, variables: request.variables)) {
+            try await execute(request)
+        }
+        return ReadSelector.operation(operation, variables: variables).read(store)
+    }
+
+    /// The same for a generated operation.
+    public func fetchQuery<O: GraphQLOperation>(_ operation: O, fetchPolicy: FetchPolicy = .storeOrNetwork)
+        async throws -> ReadResult
+    {
+        try await fetchQuery(O.artifact, variables: operation.variables.asJSON, fetchPolicy: fetchPolicy)
+    }
+
+    /// Whether the store holds all the operation needs (relay's `environment.check`).
+    public func check(_ operation: OperationArtifact, variables: Variables = [:]) -> Availability {
+        store.check(operation: operation, variables: variables)
+    }
+
+    /// Sends `request` (or joins an identical one in flight), streams its response into the
+    /// normalizer as it arrives, publishes it and notifies subscribers; returns the updated data
+    /// IDs. A failure — a status outside 2xx, a transport error, the deadline, a body that is not
+    /// a valid response, `errors` without `data` — throws a `FetchError` and publishes nothing.
+    /// Cancelling the last caller waiting for a request cancels it.
+    @discardableResult
+    public func execute(_ request: GraphQLRequest) async throws -> UpdatedRecordIDs {
+        let flight: Flight
+        if let existing = inFlight[request] {
+            flight = existing
+        } else {
+            let network = self.network
+            let options = requestOptions
+            let limits = self.limits
+            flight = Flight(
+                task: Task {
+                    defer { self.inFlight[request] = nil }
+                    let payload = try await Self.receive(request, network: network, options: options, limits: limits)
+                    try Task.checkCancellation()
+                    return try self.publish(payload)
+                })
+            inFlight[request] = flight
+        }
+        flight.waiters += 1
+        return try await withTaskCancellationHandler {
+            do {
+                return try await flight.task.value
+            } catch is CancellationError {
+                throw FetchError(kind: .cancelled, operation: request.name, message: "the fetch was cancelled")
+            }
+        } onCancel: {
+            Task { @MainActor in
+                flight.waiters -= 1
+                if flight.waiters == 0 { flight.task.cancel() }
+            }
+        }
+    }
+
+    /// Normalizes a response that is already here (a fixture, a preview, a mock) as a response to
+    /// `operation`, publishes it and notifies (relay's `commitPayload`).
+    @discardableResult
+    public func commitPayload(_ operation: OperationArtifact, variables: Variables = [:], response: some Collection<UInt8>)
+        throws -> UpdatedRecordIDs
+    {
+        let request = GraphQLRequest(operation: operation, variables: variables)
+        let plan = try NormalizationPlan(operation: operation, variables: request.variables)
+        let normalizer = try ResponseNormalizer(plan: plan, limits: limits, expectedBytes: response.count)
+        try normalizer.feed(response)
+        return try publish(normalizer.finish())
+    }
+
+    /// Publishes a normalized payload and notifies the subscriptions it touches.
+    @discardableResult
+    public func publish(_ payload: NormalizedPayload) throws -> UpdatedRecordIDs {
+        let updated = try store.publishConsuming(payload)
+        subscriptions.notify(updated)
+        return updated
+    }
+
+    // MARK: Subscribing
+
+    /// Reads `selector` and subscribes to it: `callback` runs after each publish that changes
+    /// the data, on the main actor. Returns the first read.
+    public func subscribe(_ selector: ReadSelector, _ callback: @escaping @MainActor (ReadResult) -> Void) -> (
+        ReadResult, SubscriptionID
+    ) {
+        subscriptions.subscribe(selector) { result in MainActor.assumeIsolated { callback(result) } }
+    }
+
+    public func unsubscribe(_ id: SubscriptionID) { subscriptions.unsubscribe(id) }
+
+    // MARK: The network exchange, off the main actor
+
+    /// Sends the request and streams its body through a normalizer, chunk by chunk as it
+    /// arrives; the deadline (if any) bounds the whole exchange.
+    nonisolated static func receive(
+        _ request: GraphQLRequest, network: any Network, options: RequestOptions, limits: NormalizationLimits
+    ) async throws -> NormalizedPayload {
+        guard let timeout = options.timeout else {
+            return try await exchange(request, network: network, options: options, limits: limits)
+        }
+        return try await withThrowingTaskGroup(of: NormalizedPayload?.self) { group in
+            group.addTask { try await exchange(request, network: network, options: options, limits: limits) }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                throw FetchError(
+                    kind: .timeout, operation: request.name, message: "no complete response within \(timeout)")
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let payload = first else {
+                throw FetchError(kind: .timeout, operation: request.name, message: "no response")
+            }
+            return payload
+        }
+    }
+
+    nonisolated static func exchange(
+        _ request: GraphQLRequest, network: any Network, options: RequestOptions, limits: NormalizationLimits
+    ) async throws -> NormalizedPayload {
+        let plan = try NormalizationPlan(operation: request.operation, variables: request.variables)
+        let response: NetworkResponse
+        do {
+            response = try await network.execute(request, options: options)
+        } catch {
+            throw Self.fetchError(error, request)
+        }
+        guard (200..<300).contains(response.status) else {
+            throw FetchError(
+                kind: .status(response.status), operation: request.name,
+                message: "the server answered with HTTP status \(response.status)")
+        }
+        let normalizer = try ResponseNormalizer(plan: plan, limits: limits)
+        do {
+            for try await chunk in response.body {
+                try chunk.withUnsafeBytes { try normalizer.feed($0) }
+            }
+            return try normalizer.finish()
+        } catch {
+            throw Self.fetchError(error, request)
+        }
+    }
+
+    nonisolated static func fetchError(_ error: any Error, _ request: GraphQLRequest) -> FetchError {
+        switch error {
+        case let e as FetchError: return e
+        case is CancellationError:
+            return FetchError(kind: .cancelled, operation: request.name, message: "the fetch was cancelled")
+        case let e as RelayArenaError
+            where e.code == .invalidResponse && (e.message.contains("data: null") || e.message.contains("no `data`")):
+            return FetchError(
+                kind: .graphQLErrors, operation: request.name,
+                message: "No data returned for operation `\(request.name)`: \(e.description)", offset: e.offset)
+        case let e as RelayArenaError:
+            return FetchError(
+                kind: .invalidResponse, operation: request.name, message: "invalid response: \(e.description)",
+                offset: e.offset)
+        default:
+            return FetchError(kind: .transport, operation: request.name, message: "\(error)")
+        }
+    }
+}

@@ -1,0 +1,224 @@
+// Observation models: the engine under Relay.swift's `@Query`, `@Fragment` and
+// `@RefetchableFragment` property wrappers, without SwiftUI. Each holds what it last read as an
+// owned value (`ReadResult`): reading it never touches the store, so it never waits for a publish,
+// and it stays valid however many publishes follow.
+import Observation
+
+/// What a query shows: loading, a failure, or the data (relay's `@Query` result).
+public enum QueryState: Sendable {
+    case loading
+    case failure(FetchError)
+    case success(ReadResult)
+
+    public var data: ReadValue? {
+        if case .success(let r) = self { return r.data }
+        return nil
+    }
+}
+
+/// Loads a query under a fetch policy and follows the store: `state` changes when the fetch
+/// answers and again whenever a publish changes the data the query reads.
+@MainActor
+@Observable
+public final class QueryModel<O: GraphQLOperation> {
+    public private(set) var state: QueryState = .loading
+    public let operation: O
+    public let fetchPolicy: FetchPolicy
+
+    @ObservationIgnored private let environment: Environment
+    @ObservationIgnored private var subscription: SubscriptionID?
+    @ObservationIgnored private var loading: Task<Void, Never>?
+
+    /// relay-runtime's default policy is store-or-network (Relay.swift's was network-only).
+    public init(environment: Environment, operation: O, fetchPolicy: FetchPolicy = .storeOrNetwork) {
+        self.environment = environment
+        self.operation = operation
+        self.fetchPolicy = fetchPolicy
+    }
+
+    isolated deinit {
+        loading?.cancel()
+        if let subscription { environment.unsubscribe(subscription) }
+    }
+
+    /// Loads (once; later calls wait for the same load). Shows the store's data first where the
+    /// policy allows, fetches where it says to, then follows the store.
+    public func load() async {
+        if let loading { return await loading.value }
+        let task = Task { await self.run(forceFetch: false) }
+        loading = task
+        await task.value
+    }
+
+    /// Fetches again from the network; the data shown stays until the answer replaces it.
+    public func reload() async {
+        loading?.cancel()
+        let task = Task { await self.run(forceFetch: true) }
+        loading = task
+        await task.value
+    }
+
+    private func run(forceFetch: Bool) async {
+        let artifact = O.artifact
+        let variables = operation.variables.asJSON
+        let policy = forceFetch ? FetchPolicy.networkOnly : fetchPolicy
+        let availability = environment.check(artifact, variables: variables)
+        if policy.shouldRenderFromStore(availability) { follow() }
+        guard policy.shouldFetch(availability) else { return }
+        do {
+            try await environment.execute(GraphQLRequest(operation: artifact, variables: variables))
+            follow()
+        } catch let error as FetchError {
+            if error.kind != .cancelled { state = .failure(error) }
+        } catch {
+            state = .failure(FetchError(kind: .transport, operation: artifact.name, message: "\(error)"))
+        }
+    }
+
+    /// Subscribes to the operation's root read (once) and shows it.
+    private func follow() {
+        if let subscription, let snapshot = environment.subscriptions.snapshot(subscription) {
+            state = .success(snapshot)
+            return
+        }
+        let selector = ReadSelector.operation(O.artifact, variables: operation.variables.asJSON)
+        let (first, id) = environment.subscribe(selector) { [weak self] result in
+            // As Relay.swift's @Query: a read that misses data keeps the last complete one.
+            guard let self, !result.isMissingData else { return }
+            self.state = .success(result)
+        }
+        subscription = id
+        state = .success(first)
+    }
+
+    /// Typed access to the data under a store snapshot (the view must not escape `body`).
+    public func withData<R>(_ body: (O.Data) throws -> R) rethrows -> R? {
+        guard case .success = state else { return nil }
+        return try environment.store.withSnapshot { s in
+            guard let data = s.read(operation).data else { return nil }
+            return try body(data)
+        }
+    }
+}
+
+/// A fragment's data at a pointer, following the store: `snapshot` changes only when a publish
+/// changes what the fragment reads (relay's `@Fragment` / `observeFragment`).
+@MainActor
+@Observable
+public final class FragmentModel<F: Fragment> {
+    public private(set) var snapshot: ReadResult
+    public private(set) var pointer: FragmentPointer<F>
+    /// How many times the data changed since the model was made (a cheap change signal).
+    public private(set) var updates = 0
+
+    @ObservationIgnored let environment: Environment
+    @ObservationIgnored private var subscription: SubscriptionID
+
+    public init(environment: Environment, pointer: FragmentPointer<F>) {
+        self.environment = environment
+        self.pointer = pointer
+        (snapshot, subscription) = (ReadResult(data: nil, isMissingData: true, seenRecords: []), SubscriptionID(raw: -1))
+        subscription = attach(pointer)
+    }
+
+    isolated deinit { environment.unsubscribe(subscription) }
+
+    public var data: ReadValue? { snapshot.data }
+    public var isMissingData: Bool { snapshot.isMissingData }
+
+    /// Follows another pointer (a parent passed a different record, a refetch answered).
+    public func repoint(_ pointer: FragmentPointer<F>) {
+        environment.unsubscribe(subscription)
+        self.pointer = pointer
+        subscription = attach(pointer)
+        updates += 1
+    }
+
+    private func attach(_ pointer: FragmentPointer<F>) -> SubscriptionID {
+        let (first, id) = environment.subscribe(.fragment(pointer)) { [weak self] result in
+            guard let self else { return }
+            self.snapshot = result
+            self.updates += 1
+        }
+        snapshot = first
+        return id
+    }
+
+    /// Typed access to the data under a store snapshot (the view must not escape `body`).
+    public func withData<R>(_ body: (F.Data) throws -> R) rethrows -> R? {
+        try environment.store.withSnapshot { s in
+            guard let data = s.read(F.self, pointer).data else { return nil }
+            return try body(data)
+        }
+    }
+}
+
+/// A `@refetchable` fragment's model: `refetch(_:)` sends the synthesized query and the model
+/// follows the refetch query's result (relay's `useRefetchableFragment`).
+@MainActor
+@Observable
+public final class RefetchableFragmentModel<F: RefetchableFragment> {
+    public let fragment: FragmentModel<F>
+    public private(set) var isRefetching = false
+    public private(set) var lastError: FetchError?
+
+    public init(environment: Environment, pointer: FragmentPointer<F>) {
+        fragment = FragmentModel(environment: environment, pointer: pointer)
+    }
+
+    public var snapshot: ReadResult { fragment.snapshot }
+    public var data: ReadValue? { fragment.data }
+
+    /// The refetch query's variables for `variables`, as relay merges them: the owner's, then the
+    /// fragment's, then those given; the identifier variable from the record's ID when not given.
+    public func refetchVariables(_ variables: Variables = [:]) -> Variables {
+        let pointer = fragment.pointer
+        var merged: Variables = [:]
+        for member in pointer.owner?.variables ?? [] { merged[member.key] = member.value }
+        merged.merge(pointer.effectiveVariables) { _, fragment in fragment }
+        merged.merge(variables) { _, given in given }
+        if let id = F.refetchMetadata.identifierField, variables[id] == nil {
+            merged[id] = .string(pointer.dataID)
+        }
+        return F.RefetchQuery.artifact.effectiveVariables(merged)
+    }
+
+    /// Sends the refetch query (store-or-network by default, as relay: refetching to variables
+    /// the store already has sends nothing) and then follows the fragment with the refetch query
+    /// as its owner.
+    public func refetch(_ variables: Variables = [:], fetchPolicy: FetchPolicy = .storeOrNetwork) async throws {
+        let environment = fragment.environment
+        let query = F.RefetchQuery.artifact
+        let merged = refetchVariables(variables)
+        isRefetching = true
+        defer { isRefetching = false }
+        do {
+            if fetchPolicy.shouldFetch(environment.check(query, variables: merged)) {
+                try await environment.execute(GraphQLRequest(operation: query, variables: merged))
+            }
+            lastError = nil
+        } catch let error as FetchError {
+            lastError = error
+            throw error
+        }
+        guard let dataID = fragmentRecord(query, merged) else { return }
+        fragment.repoint(
+            FragmentPointer<F>(
+                dataID: dataID, variables: merged, owner: FragmentOwner(operation: query, variables: merged)))
+    }
+
+    /// Where the fragment sits in the refetch query's result: the identifier's record for a
+    /// `node` refetch, else the path's record from the root.
+    private func fragmentRecord(_ query: OperationArtifact, _ variables: Variables) -> String? {
+        if let id = F.refetchMetadata.identifierField, case .string(let dataID)? = variables[id] { return dataID }
+        let root = ReadSelector.operation(query, variables: variables).read(fragment.environment.store)
+        var dataID = RecordStore.rootID
+        var value = root.data
+        for key in F.refetchMetadata.fragmentPathInResult {
+            value = value?[key]
+            guard case .string(let id)? = value?["__id"] else { return nil }
+            dataID = id
+        }
+        return dataID
+    }
+}

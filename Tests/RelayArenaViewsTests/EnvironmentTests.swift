@@ -1,0 +1,211 @@
+// The environment over a mock network: fetch policies through `check`, one request for identical
+// ones in flight, failures that publish nothing, and the models that follow the store.
+import Foundation
+import RelayArena
+import XCTest
+
+@MainActor
+final class EnvironmentTests: XCTestCase {
+    nonisolated static let list = CurrentUserToDoListQuery()
+    let listRequest = GraphQLRequest(operation: CurrentUserToDoListQuery.artifact, variables: [:])
+
+    /// Runs `fetch` and answers the request it sends with `json`.
+    func fetched(_ environment: Environment, _ network: MockNetwork, json: String) async throws -> ReadResult {
+        async let result = environment.fetchQuery(Self.list)
+        let request = await network.nextRequest()
+        XCTAssertEqual(request.name, "CurrentUserToDoListQuery")
+        XCTAssertTrue(network.resolve(request, json: json))
+        return try await result
+    }
+
+    func testStoreOrNetworkFetchesOnlyWhatTheStoreLacks() async throws {
+        let (environment, network) = Environment.mock()
+        XCTAssertEqual(environment.check(CurrentUserToDoListQuery.artifact), .missing)
+        let first = try await fetched(environment, network, json: Payloads.currentUser)
+        XCTAssertFalse(first.isMissingData)
+        XCTAssertEqual(first.data?["user"]?["id"], .string("me"))
+        XCTAssertEqual(environment.check(CurrentUserToDoListQuery.artifact), .available)
+        // Available: answered from the store, nothing sent.
+        let second = try await environment.fetchQuery(Self.list)
+        XCTAssertEqual(second.data, first.data)
+        XCTAssertEqual(network.requests.count, 1)
+        // store-only never sends; network-only always does.
+        _ = try await environment.fetchQuery(Self.list, fetchPolicy: .storeOnly)
+        XCTAssertEqual(network.requests.count, 1)
+        async let third = environment.fetchQuery(Self.list, fetchPolicy: .networkOnly)
+        _ = await network.nextRequest()
+        network.resolve(json: Payloads.currentUser)
+        _ = try await third
+        XCTAssertEqual(network.requests.count, 2)
+    }
+
+    func testTheRequestIsWhatRelaySends() throws {
+        let body = String(decoding: listRequest.body, as: UTF8.self)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])
+        XCTAssertEqual(object["operationName"] as? String, "CurrentUserToDoListQuery")
+        XCTAssertEqual(object["query"] as? String, CurrentUserToDoListQuery.artifact.text)
+        XCTAssertTrue((object["query"] as? String ?? "").contains("fragment ToDoList_user"))
+        XCTAssertEqual((object["variables"] as? [String: Any])?.count, 0)
+        // Declared variables exactly: defaults applied, undeclared dropped, absent ones null.
+        let refetch = GraphQLRequest(operation: ToDoRefetchQuery.artifact, variables: ["id": .string("t1"), "extra": .int(1)])
+        XCTAssertEqual(refetch.variablesJSON, #"{"id":"t1"}"#)
+    }
+
+    func testIdenticalRequestsInFlightAreSentOnce() async throws {
+        let (environment, network) = Environment.mock()
+        async let a = environment.fetchQuery(Self.list, fetchPolicy: .networkOnly)
+        async let b = environment.fetchQuery(Self.list, fetchPolicy: .networkOnly)
+        _ = await network.nextRequest()
+        // Both callers are waiting on the one request.
+        while environment.requestsInFlight == 0 { await Task.yield() }
+        XCTAssertTrue(network.resolve(json: Payloads.currentUser))
+        let (ra, rb) = try await (a, b)
+        XCTAssertEqual(ra.data, rb.data)
+        XCTAssertEqual(network.requests.count, 1)
+        XCTAssertEqual(environment.requestsInFlight, 0)
+    }
+
+    /// Each failure throws a FetchError saying what, leaves the store as it was and notifies nobody.
+    func testFailuresPublishNothing() async throws {
+        let cases: [(MockNetwork.Answer, (FetchError) -> Bool)] = [
+            (.status(500, Array("oops".utf8)), { $0.kind == .status(500) }),
+            (.response(Array(#"{"data":{"user":{"id":"me","todos":{"edges":[{"node":{"id":"#.utf8)), {
+                $0.kind == .invalidResponse && $0.offset != nil
+            }),
+            (.response(Array(#"{"errors":[{"message":"denied"}],"data":null}"#.utf8)), { $0.kind == .graphQLErrors }),
+            (.response(Array("<html>".utf8)), { $0.kind == .invalidResponse && $0.offset == 0 }),
+            (.failure(FetchError(kind: .transport, operation: "Q", message: "connection refused")), {
+                $0.kind == .transport
+            }),
+        ]
+        for (answer, expected) in cases {
+            let (environment, network) = Environment.mock()
+            let before = try await fetched(environment, network, json: Payloads.currentUser)
+            let bytes = environment.store.relayJSON()
+            var notified = 0
+            let (_, id) = environment.subscribe(.operation(CurrentUserToDoListQuery.artifact, variables: [:])) { _ in
+                notified += 1
+            }
+            async let result = environment.fetchQuery(Self.list, fetchPolicy: .networkOnly)
+            _ = await network.nextRequest()
+            network.resolve(with: answer)
+            do {
+                _ = try await result
+                XCTFail("\(answer) did not fail")
+            } catch let error as FetchError {
+                XCTAssertTrue(expected(error), "\(answer): \(error)")
+            }
+            XCTAssertEqual(environment.store.relayJSON(), bytes, "\(answer) changed the store")
+            XCTAssertEqual(notified, 0)
+            XCTAssertEqual(environment.subscriptions.snapshot(id)?.data, before.data)
+        }
+    }
+
+    func testTimeoutAndCancellationPublishNothing() async throws {
+        let (environment, network) = Environment.mock()
+        environment.requestOptions.timeout = .milliseconds(50)
+        do {
+            _ = try await environment.fetchQuery(Self.list)
+            XCTFail("no timeout")
+        } catch let error as FetchError {
+            XCTAssertEqual(error.kind, .timeout)
+        }
+        XCTAssertTrue(network.pendingRequests.isEmpty, "the timed-out request is still pending")
+        environment.requestOptions.timeout = nil
+        let task = Task { try await environment.fetchQuery(Self.list) }
+        _ = await network.nextRequest()
+        task.cancel()
+        do {
+            _ = try await task.value
+            XCTFail("not cancelled")
+        } catch let error as FetchError {
+            XCTAssertEqual(error.kind, .cancelled)
+        }
+        while !network.pendingRequests.isEmpty { await Task.yield() }
+        XCTAssertFalse(network.resolve(json: Payloads.currentUser), "a cancelled request can still be answered")
+        XCTAssertEqual(environment.store.recordCount, 1)
+    }
+
+    func testFragmentModelsUpdateOnlyWhenTheirRecordsChange() async throws {
+        let (environment, network) = Environment.mock()
+        _ = try await fetched(environment, network, json: Payloads.currentUser)
+        let first = FragmentModel(environment: environment, pointer: FragmentPointer<ToDoItem_todo>(dataID: "VG9kbzow"))
+        let second = FragmentModel(environment: environment, pointer: FragmentPointer<ToDoItem_todo>(dataID: "VG9kbzox"))
+        XCTAssertEqual(first.data?["text"], .string("Taste JavaScript"))
+        // An identical refetch updates nothing and calls nobody.
+        try environment.commitPayload(CurrentUserToDoListQuery.artifact, response: Array(Payloads.currentUser.utf8))
+        XCTAssertEqual([first.updates, second.updates], [0, 0])
+        // One item changes: only its model hears of it.
+        try environment.commitPayload(
+            ToDoRefetchQuery.artifact, variables: ["id": .string("VG9kbzox")],
+            response: Array(#"{"data":{"node":{"__typename":"Todo","id":"VG9kbzox","text":"Buy two","complete":true}}}"#.utf8))
+        XCTAssertEqual([first.updates, second.updates], [0, 1])
+        XCTAssertEqual(second.data?["text"], .string("Buy two"))
+        XCTAssertEqual(second.withData { $0.complete }, true)
+    }
+
+    func testQueryModelLoadsThenFollowsTheStore() async throws {
+        let (environment, network) = Environment.mock()
+        let model = QueryModel(environment: environment, operation: Self.list)
+        guard case .loading = model.state else { return XCTFail("\(model.state)") }
+        async let loaded: Void = model.load()
+        _ = await network.nextRequest()
+        network.resolve(json: Payloads.currentUser)
+        await loaded
+        XCTAssertEqual(model.state.data?["user"]?["id"], .string("me"))
+        XCTAssertEqual(model.withData { $0.user?.id }, "me")
+        // A publish that changes the user's list shows in the model.
+        try environment.commitPayload(
+            CurrentUserToDoListQuery.artifact,
+            response: Array(#"{"data":{"user":{"id":"me","todos":{"edges":[]}}}}"#.utf8))
+        XCTAssertEqual(network.requests.count, 1)
+        // (The root read holds pointers only: the user record changed, so the data did.)
+        guard case .success = model.state else { return XCTFail("\(model.state)") }
+    }
+
+    func testQueryModelShowsFailure() async throws {
+        let (environment, network) = Environment.mock()
+        let model = QueryModel(environment: environment, operation: Self.list)
+        async let loaded: Void = model.load()
+        _ = await network.nextRequest()
+        network.resolve(with: .status(503, []))
+        await loaded
+        guard case .failure(let error) = model.state else { return XCTFail("\(model.state)") }
+        XCTAssertEqual(error.kind, .status(503))
+    }
+
+    func testRefetchSendsTheSynthesizedQueryAndFollowsItsOwner() async throws {
+        let (environment, network) = Environment.mock()
+        _ = try await fetched(environment, network, json: Payloads.currentUser)
+        let owner = FragmentOwner(operation: CurrentUserToDoListQuery.artifact, variables: [:])
+        let model = RefetchableFragmentModel(
+            environment: environment, pointer: FragmentPointer<ToDoRefetch_todo>(dataID: "VG9kbzox", owner: owner))
+        XCTAssertEqual(model.data?["text"], .string("Buy a unicorn"))
+        XCTAssertEqual(model.refetchVariables(), ["id": .string("VG9kbzox")])
+        // The record is all there: store-or-network sends nothing and keeps the owner.
+        try await model.refetch()
+        XCTAssertEqual(network.requests.count, 1)
+        async let refetched: Void = model.refetch(fetchPolicy: .networkOnly)
+        let request = await network.nextRequest()
+        XCTAssertEqual(request.name, "ToDoRefetchQuery")
+        XCTAssertEqual(request.variablesJSON, #"{"id":"VG9kbzox"}"#)
+        network.resolve(
+            request, json: #"{"data":{"node":{"__typename":"Todo","id":"VG9kbzox","text":"Buy a unicorn!","complete":true}}}"#)
+        try await refetched
+        XCTAssertEqual(model.data?["text"], .string("Buy a unicorn!"))
+        XCTAssertEqual(model.fragment.pointer.owner?.name, "ToDoRefetchQuery")
+    }
+
+    func testPreviewFromAJSONResource() throws {
+        let environment = try Environment.preview(ToDoItemPreviewQuery(), resource: "ToDoItemPreview", bundle: .module)
+        let texts = environment.queryPreview(ToDoItemPreviewQuery()) { result -> [String] in
+            XCTAssertFalse(result.isMissingData)
+            return environment.store.withSnapshot { s in
+                guard let edges = s.read(ToDoItemPreviewQuery()).data?.user?.todos?.edges else { return [] }
+                return edges.compactMap { $0?.node.flatMap { ToDoItem(todo: $0.asFragment()).render(s) } }
+            }
+        }
+        XCTAssertEqual(texts, ["[x] Taste JavaScript", "[ ] Buy a unicorn"])
+        XCTAssertThrowsError(try Environment.preview(ToDoItemPreviewQuery(), resource: "NoSuchFile", bundle: .module))
+    }
+}
