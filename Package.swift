@@ -93,7 +93,7 @@ let package = Package(
             path: "Tests/RelayArenaCompilerTests"),
         .testTarget(
             name: "RelayArenaViewsTests", dependencies: ["RelayArena", "RelayArenaCompiler", "RelayArenaTestSupport"],
-            path: "Tests/RelayArenaViewsTests", resources: [.copy("Fixtures")]),
+            path: "Tests/RelayArenaViewsTests", resources: [.process("Fixtures")]),
         .testTarget(
             name: "RelayArenaCLITests", dependencies: ["RelayArenaTestSupport", "RelayArenaWorkloads", "relay-arena"],
             path: "Tests/RelayArenaCLITests"),
