@@ -48,7 +48,8 @@ final class EnvironmentTests: XCTestCase {
         XCTAssertTrue((object["query"] as? String ?? "").contains("complete"))
         XCTAssertEqual((object["variables"] as? [String: Any])?.count, 0)
         // Declared variables exactly: defaults applied, undeclared dropped, absent ones null.
-        let refetch = GraphQLRequest(operation: ToDoRefetchQuery.artifact, variables: ["id": .string("t1"), "extra": .int(1)])
+        let refetch = GraphQLRequest(
+            operation: ToDoRefetchQuery.artifact, variables: ["id": .string("t1"), "extra": .int(1)])
         XCTAssertEqual(refetch.variablesJSON, #"{"id":"t1"}"#)
     }
 
@@ -70,14 +71,20 @@ final class EnvironmentTests: XCTestCase {
     func testFailuresPublishNothing() async throws {
         let cases: [(MockNetwork.Answer, (FetchError) -> Bool)] = [
             (.status(500, Array("oops".utf8)), { $0.kind == .status(500) }),
-            (.response(Array(#"{"data":{"user":{"id":"me","todos":{"edges":[{"node":{"id":"#.utf8)), {
-                $0.kind == .invalidResponse && $0.offset != nil
-            }),
+            (
+                .response(Array(#"{"data":{"user":{"id":"me","todos":{"edges":[{"node":{"id":"#.utf8)),
+                {
+                    $0.kind == .invalidResponse && $0.offset != nil
+                }
+            ),
             (.response(Array(#"{"errors":[{"message":"denied"}],"data":null}"#.utf8)), { $0.kind == .graphQLErrors }),
             (.response(Array("<html>".utf8)), { $0.kind == .invalidResponse && $0.offset == 1 }),
-            (.failure(FetchError(kind: .transport, operation: "Q", message: "connection refused")), {
-                $0.kind == .transport
-            }),
+            (
+                .failure(FetchError(kind: .transport, operation: "Q", message: "connection refused")),
+                {
+                    $0.kind == .transport
+                }
+            ),
         ]
         for (answer, expected) in cases {
             let (environment, network) = Environment.mock()
@@ -131,7 +138,8 @@ final class EnvironmentTests: XCTestCase {
         let (environment, network) = Environment.mock()
         _ = try await fetched(environment, network, json: Payloads.currentUser)
         let first = FragmentModel(environment: environment, pointer: FragmentPointer<ToDoItem_todo>(dataID: "VG9kbzow"))
-        let second = FragmentModel(environment: environment, pointer: FragmentPointer<ToDoItem_todo>(dataID: "VG9kbzox"))
+        let second = FragmentModel(
+            environment: environment, pointer: FragmentPointer<ToDoItem_todo>(dataID: "VG9kbzox"))
         XCTAssertEqual(first.data?["text"], .string("Taste JavaScript"))
         // An identical refetch updates nothing and calls nobody.
         try environment.commitPayload(CurrentUserToDoListQuery.artifact, response: Array(Payloads.currentUser.utf8))
@@ -139,7 +147,8 @@ final class EnvironmentTests: XCTestCase {
         // One item changes: only its model hears of it.
         try environment.commitPayload(
             ToDoRefetchQuery.artifact, variables: ["id": .string("VG9kbzox")],
-            response: Array(#"{"data":{"node":{"__typename":"Todo","id":"VG9kbzox","text":"Buy two","complete":true}}}"#.utf8))
+            response: Array(
+                #"{"data":{"node":{"__typename":"Todo","id":"VG9kbzox","text":"Buy two","complete":true}}}"#.utf8))
         XCTAssertEqual([first.updates, second.updates], [0, 1])
         XCTAssertEqual(second.data?["text"], .string("Buy two"))
         XCTAssertEqual(second.withData { $0.complete }, true)
@@ -193,7 +202,8 @@ final class EnvironmentTests: XCTestCase {
         XCTAssertEqual(request.name, "ToDoRefetchQuery")
         XCTAssertEqual(request.variablesJSON, #"{"id":"VG9kbzox"}"#)
         network.resolve(
-            request, json: #"{"data":{"node":{"__typename":"Todo","id":"VG9kbzox","text":"Buy a unicorn!","complete":true}}}"#)
+            request,
+            json: #"{"data":{"node":{"__typename":"Todo","id":"VG9kbzox","text":"Buy a unicorn!","complete":true}}}"#)
         try await refetched
         XCTAssertEqual(model.data?["text"], .string("Buy a unicorn!"))
         XCTAssertEqual(model.fragment.pointer.owner?.name, "ToDoRefetchQuery")

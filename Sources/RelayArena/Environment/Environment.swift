@@ -132,7 +132,9 @@ public final class Environment {
     /// Normalizes a response that is already here (a fixture, a preview, a mock) as a response to
     /// `operation`, publishes it and notifies (relay's `commitPayload`).
     @discardableResult
-    public func commitPayload(_ operation: OperationArtifact, variables: Variables = [:], response: some Collection<UInt8>)
+    public func commitPayload(
+        _ operation: OperationArtifact, variables: Variables = [:], response: some Collection<UInt8>
+    )
         throws -> UpdatedRecordIDs
     {
         let request = GraphQLRequest(operation: operation, variables: variables)
@@ -219,7 +221,7 @@ public final class Environment {
         case is CancellationError:
             return FetchError(kind: .cancelled, operation: request.name, message: "the fetch was cancelled")
         case let e as RelayArenaError
-            where e.code == .invalidResponse && (e.message.contains("data: null") || e.message.contains("no `data`")):
+        where e.code == .invalidResponse && (e.message.contains("data: null") || e.message.contains("no `data`")):
             return FetchError(
                 kind: .graphQLErrors, operation: request.name,
                 message: "No data returned for operation `\(request.name)`: \(e.description)", offset: e.offset)

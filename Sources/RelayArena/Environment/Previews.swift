@@ -19,13 +19,15 @@ extension Environment {
             throw RelayArenaError(code: .io, message: "no resource \(resource).\(ext) in \(bundle.bundlePath)")
         }
         let (environment, _) = mock()
-        try environment.commitPayload(O.artifact, variables: operation.variables.asJSON, response: Data(contentsOf: url))
+        try environment.commitPayload(
+            O.artifact, variables: operation.variables.asJSON, response: Data(contentsOf: url))
         return environment
     }
 
     /// `QueryPreview`: the operation's data as the store holds it (no request), handed to
     /// `content`; `nil` data when the fixture does not hold the query.
-    public func queryPreview<O: GraphQLOperation, R>(_ operation: O, _ content: (ReadResult) throws -> R) rethrows -> R {
+    public func queryPreview<O: GraphQLOperation, R>(_ operation: O, _ content: (ReadResult) throws -> R) rethrows -> R
+    {
         try content(ReadSelector.operation(O.artifact, variables: operation.variables.asJSON).read(store))
     }
 }

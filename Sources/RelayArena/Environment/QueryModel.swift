@@ -117,7 +117,9 @@ public final class FragmentModel<F: Fragment> {
     public init(environment: Environment, pointer: FragmentPointer<F>) {
         self.environment = environment
         self.pointer = pointer
-        (snapshot, subscription) = (ReadResult(data: nil, isMissingData: true, seenRecords: []), SubscriptionID(raw: -1))
+        (snapshot, subscription) = (
+            ReadResult(data: nil, isMissingData: true, seenRecords: []), SubscriptionID(raw: -1)
+        )
         subscription = attach(pointer)
     }
 

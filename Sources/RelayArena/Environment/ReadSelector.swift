@@ -31,7 +31,8 @@ public struct ReadSelector: Sendable {
 
     /// A fragment where a pointer says.
     public static func fragment<F: Fragment>(_ pointer: FragmentPointer<F>) -> ReadSelector {
-        ReadSelector(node: .fragment(F.artifact), dataID: pointer.dataID, variables: pointer.variables, owner: pointer.owner)
+        ReadSelector(
+            node: .fragment(F.artifact), dataID: pointer.dataID, variables: pointer.variables, owner: pointer.owner)
     }
 
     /// `name` of the fragment or operation read.

@@ -41,6 +41,9 @@ public final class StoreSubscriptions {
 
     public var count: Int { entries.count }
 
+    /// How many subscriptions the last `notify` re-read (what its cost follows).
+    public private(set) var lastReReadCount = 0
+
     /// Reads `selector` and subscribes to it in one step (relay's lookup then subscribe, with no
     /// publish in between to miss); returns the first snapshot.
     public func subscribe(_ selector: ReadSelector, _ callback: @escaping Callback) -> (ReadResult, SubscriptionID) {
@@ -80,6 +83,7 @@ public final class StoreSubscriptions {
                 for (dataID, ids) in byAbsentID where s.symbol(dataID) != nil { affected.formUnion(ids) }
             }
         }
+        lastReReadCount = affected.count
         guard !affected.isEmpty else { return [] }
         var changed: [(Int, ReadResult)] = []
         store.withSnapshot { s in

@@ -1,0 +1,132 @@
+// Store subscriptions: relay's notification rules (RelayStoreSubscriptions) over a real store —
+// re-read only what saw an updated record, call only when the data changed, in subscription
+// order — and the record → subscriptions index behind them.
+import RelayArena
+import RelayArenaCompiler
+import RelayArenaTestSupport
+import XCTest
+
+final class StoreSubscriptionsTests: XCTestCase {
+    static let docs = try! Compiler(
+        schema: GraphQLSourceFile(name: "todo.graphql", text: Fixtures.text("todo.graphql"))
+    ).compile([
+        GraphQLSourceFile(
+            name: "q.graphql",
+            text: """
+                query UserQuery($id: String!) { user(id: $id) { id name ...Name_user } }
+                query TodoQuery($id: ID!) { node(id: $id) { ... on Todo { id text complete } } }
+                fragment Name_user on User { name }
+                fragment Text_todo on Todo { text }
+                fragment Todo_user on User { todos(first: 2) { edges { node { text } } } }
+                """)
+    ])
+
+    func publish(_ store: RecordStore, _ op: String, _ variables: Variables, _ data: String) throws -> UpdatedRecordIDs
+    {
+        try store.commit(
+            response: Array(#"{"data":\#(data)}"#.utf8),
+            plan: NormalizationPlan(operation: Self.docs.operations[op]!, variables: variables))
+    }
+
+    func fragment(_ name: String, _ id: String) -> ReadSelector {
+        ReadSelector(node: .fragment(Self.docs.fragments[name]!), dataID: id, variables: [:], owner: nil)
+    }
+
+    /// relay's worked example (S1–S4): a field change calls those whose data changed; one whose
+    /// selection does not read it is re-read silently; a record not yet fetched calls its reader
+    /// when it arrives; publishing the same payload again calls nobody.
+    func testRelaysWorkedExample() throws {
+        let store = RecordStore()
+        let me: Variables = ["id": .string("4")]
+        _ = try publish(store, "UserQuery", me, #"{"user":{"id":"4","name":"Zuck"}}"#)
+        let subs = StoreSubscriptions(store: store)
+        var calls: [String] = []
+        let (s1First, _) = subs.subscribe(fragment("Name_user", "4")) { _ in calls.append("S1") }
+        _ = subs.subscribe(.operation(Self.docs.operations["UserQuery"]!, variables: me)) { _ in calls.append("S2") }
+        _ = subs.subscribe(fragment("Todo_user", "4")) { _ in calls.append("S3") }
+        let (s4First, s4) = subs.subscribe(fragment("Name_user", "5")) { _ in calls.append("S4") }
+        XCTAssertEqual(s1First.data?["name"], .string("Zuck"))
+        XCTAssertTrue(s4First.isMissingData)
+
+        subs.notify(try publish(store, "UserQuery", me, #"{"user":{"id":"4","name":"Mark"}}"#))
+        XCTAssertEqual(calls, ["S1", "S2"])  // S3 re-read (it saw "4") but its data is the same
+
+        calls = []
+        subs.notify(try publish(store, "UserQuery", ["id": .string("5")], #"{"user":{"id":"5","name":"Priscilla"}}"#))
+        XCTAssertEqual(calls, ["S4"])
+        XCTAssertEqual(subs.snapshot(s4)?.data?["name"], .string("Priscilla"))
+        XCTAssertEqual(subs.snapshot(s4)?.isMissingData, false)
+
+        calls = []
+        XCTAssertEqual(subs.notify(try publish(store, "UserQuery", me, #"{"user":{"id":"4","name":"Mark"}}"#)), [])
+        XCTAssertEqual(calls, [])
+    }
+
+    /// A subscription made on a store holding only its root survives the first publish, which
+    /// gives the store the payload's arena (and its numbering of records) whole.
+    func testSubscriptionsOnAnEmptyStoreFollowItsFirstPublish() throws {
+        let store = RecordStore()
+        let subs = StoreSubscriptions(store: store)
+        let op = Self.docs.operations["TodoQuery"]!
+        var seen: [ReadValue?] = []
+        _ = subs.subscribe(.operation(op, variables: ["id": .string("t1")])) { seen.append($0.data) }
+        _ = subs.subscribe(fragment("Text_todo", "t1")) { seen.append($0.data) }
+        subs.notify(
+            try publish(
+                store, "TodoQuery", ["id": .string("t1")],
+                #"{"node":{"__typename":"Todo","id":"t1","text":"a","complete":false}}"#))
+        XCTAssertEqual(seen.count, 2)
+        XCTAssertEqual(seen.last??["text"], .string("a"))
+        // And the index still finds them after the renumbering.
+        subs.notify(
+            try publish(
+                store, "TodoQuery", ["id": .string("t1")],
+                #"{"node":{"__typename":"Todo","id":"t1","text":"b","complete":false}}"#))
+        XCTAssertEqual(seen.count, 4)
+        XCTAssertEqual(seen.last??["text"], .string("b"))
+    }
+
+    /// Ended subscriptions are neither re-read nor called; a callback may end another.
+    func testUnsubscribeAndOrder() throws {
+        let store = RecordStore()
+        _ = try publish(store, "UserQuery", ["id": .string("4")], #"{"user":{"id":"4","name":"A"}}"#)
+        let subs = StoreSubscriptions(store: store)
+        var calls: [Int] = []
+        var ids: [SubscriptionID] = []
+        for i in 0..<5 {
+            let (_, id) = subs.subscribe(fragment("Name_user", "4")) { _ in
+                calls.append(i)
+                if i == 1 { subs.unsubscribe(ids[3]) }
+            }
+            ids.append(id)
+        }
+        subs.unsubscribe(ids[0])
+        subs.unsubscribe(ids[0])  // twice: nothing
+        subs.notify(try publish(store, "UserQuery", ["id": .string("4")], #"{"user":{"id":"4","name":"B"}}"#))
+        XCTAssertEqual(calls, [1, 2, 4])
+        XCTAssertEqual(subs.count, 3)
+    }
+
+    /// The cost follows what changed: with many subscriptions on other records, a publish that
+    /// touches one record re-reads only that record's subscriptions.
+    func testOnlyTheSubscriptionsOfUpdatedRecordsAreReRead() throws {
+        let store = RecordStore()
+        let op = Self.docs.operations["TodoQuery"]!
+        for i in 0..<200 {
+            _ = try publish(
+                store, "TodoQuery", ["id": .string("t\(i)")],
+                #"{"node":{"__typename":"Todo","id":"t\#(i)","text":"x","complete":false}}"#)
+        }
+        let subs = StoreSubscriptions(store: store)
+        var calls: [Int] = []
+        for i in 0..<200 { _ = subs.subscribe(fragment("Text_todo", "t\(i)")) { _ in calls.append(i) } }
+        let updated = try publish(
+            store, "TodoQuery", ["id": .string("t7")],
+            #"{"node":{"__typename":"Todo","id":"t7","text":"y","complete":false}}"#)
+        XCTAssertEqual(Array(updated), ["t7"])
+        XCTAssertEqual(subs.notify(updated).count, 1)
+        XCTAssertEqual(calls, [7])
+        XCTAssertEqual(subs.lastReReadCount, 1)
+        _ = op
+    }
+}
