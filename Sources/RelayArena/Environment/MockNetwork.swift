@@ -54,7 +54,7 @@ public final class MockNetwork: Network, @unchecked Sendable {
                     defer { waiting.removeAll() }
                     return waiting
                 }
-                wake.forEach { $0.resume() }
+                for continuation in wake { continuation.resume() }
             }
         } onCancel: {
             let cancelled = lock.withLock { () -> CheckedContinuation<NetworkResponse, any Error>? in
