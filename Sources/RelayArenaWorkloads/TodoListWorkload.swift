@@ -52,7 +52,7 @@ public struct TodoListWorkload: Sendable {
         "book", "pay", "rent", "clean", "kitchen", "plan", "trip", "water", "plants",
     ]
 
-    static func base64(_ s: String) -> String {
+    public static func base64(_ s: String) -> String {
         let table = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
         let bytes = Array(s.utf8)
         var out: [UInt8] = []

@@ -142,6 +142,9 @@ struct Bench: ParsableCommand {
 
         let long = longTextMB > 0 ? try longText() : nil
 
+        progress("notifications: a fragment model per todo, refetches with 1% and 10% changed and identical")
+        let notes = try MainActor.assumeIsolated { try notifications(first: first, changed10: changed10) }
+
         var rows: [(String, String, Double?)] = [
             ("todos", String(todos), nil),
             ("input_bytes", String(first.count), nil),
@@ -162,6 +165,16 @@ struct Bench: ParsableCommand {
             ("read_allocations", readAllocations.map { String($0) } ?? "null", nil),
             ("read_todos_seconds", fmt(readTodos), nil),
             ("read_todos_allocations", readTodosAllocations.map { String($0) } ?? "null", nil),
+        ]
+        rows += [
+            ("notify_1pct_all_models_seconds", fmt(notes.notify1All), nil),
+            ("notify_1pct_changed_models_seconds", fmt(notes.notify1Changed), nil),
+            ("notify_1pct_models_called", String(notes.called1), nil),
+            ("refetch_10pct_all_models_seconds", fmt(notes.refetch10All), nil),
+            ("refetch_10pct_no_models_seconds", fmt(notes.refetch10None), nil),
+            ("refetch_identical_all_models_seconds", fmt(notes.identicalAll), nil),
+            ("refetch_identical_no_models_seconds", fmt(notes.identicalNone), nil),
+            ("refetch_identical_models_called", String(notes.identicalCalled), nil),
         ]
         if let long {
             rows += [
@@ -196,6 +209,11 @@ struct Bench: ParsableCommand {
                 "streaming from a file: peak RSS above the process's own \(peakRSS.baseline / 1_000_000) MB / store bytes: \(fmt(Double(peakRSS.peak - peakRSS.baseline) / Double(store.arenaBytes)))×"
             )
         }
+        print(
+            "notification work, 1% changed: \(todos) models / the \(notes.called1) on changed todos: \(fmt(notes.notify1All / notes.notify1Changed))×; "
+                + "refetch 10% end to end, \(todos) models / none: \(fmt(notes.refetch10All / notes.refetch10None))×; "
+                + "identical refetch, \(todos) models / none: \(fmt(notes.identicalAll / notes.identicalNone))× (\(notes.identicalCalled) called)"
+        )
         if let long {
             let memory =
                 long.rssGrowth.map { ", peak RSS growth / text bytes: \(fmt(Double($0) / Double(long.textBytes)))×" }
@@ -204,6 +222,71 @@ struct Bench: ParsableCommand {
                 "one \(long.textBytes / 1_000_000) MB text streamed in 64 KiB chunks / yajl over the same bytes in one call: \(fmt(long.seconds / long.yajlSeconds))×\(memory)"
             )
         }
+    }
+
+    /// The environment's notification figures (NotificationWorkload): a fragment model on every
+    /// todo against models on only the todos a 1% refetch changes (the notification work should
+    /// follow what changed, not who listens), and whole refetches (normalize, publish, notify,
+    /// re-read) with a model per todo against none. Best of `repetitions` (at most 3: each round
+    /// builds four stores and two sets of models).
+    @MainActor
+    func notifications(first: [UInt8], changed10: [UInt8]) throws -> (
+        notify1All: Double, notify1Changed: Double, called1: Int, refetch10All: Double, refetch10None: Double,
+        identicalAll: Double, identicalNone: Double, identicalCalled: Int
+    ) {
+        let changed1 = TodoListWorkload(todos: todos).response(changedPercent: 1)
+        // The todos the 1% variant changes, from a publish into a scratch store.
+        let scratch = RecordStore()
+        let plan = try TodoListSetup.plan(todos: todos)
+        let limits = NormalizationLimits(maxBytes: max(NormalizationLimits.defaultMaxBytes, UInt64(changed10.count)))
+        try scratch.commit(response: first, plan: plan, limits: limits)
+        let todoIDs = Set(NotificationWorkload.todoIDs(todos))
+        let changedIDs = try scratch.commit(response: changed1, plan: plan, limits: limits).filter {
+            todoIDs.contains($0)
+        }
+        var r = (
+            notify1All: Double.infinity, notify1Changed: Double.infinity, called1: 0, refetch10All: Double.infinity,
+            refetch10None: Double.infinity, identicalAll: Double.infinity, identicalNone: Double.infinity,
+            identicalCalled: 0
+        )
+        for _ in 0..<min(repetitions, 3) {
+            do {
+                let (none, _) = try NotificationWorkload.environment(first: first, todos: todos, models: [])
+                r.identicalNone = min(
+                    r.identicalNone, try NotificationWorkload.refetch(none, first, todos: todos).total)
+                r.refetch10None = min(
+                    r.refetch10None, try NotificationWorkload.refetch(none, changed10, todos: todos).total)
+            }
+            do {
+                let (all, models) = try NotificationWorkload.environment(
+                    first: first, todos: todos, models: Array(todoIDs))
+                let identical = try NotificationWorkload.refetch(all, first, todos: todos)
+                r.identicalAll = min(r.identicalAll, identical.total)
+                r.identicalCalled = max(r.identicalCalled, identical.called)
+                r.refetch10All = min(
+                    r.refetch10All, try NotificationWorkload.refetch(all, changed10, todos: todos).total)
+                withExtendedLifetime(models) {}
+            }
+            do {
+                let (few, models) = try NotificationWorkload.environment(first: first, todos: todos, models: changedIDs)
+                let one = try NotificationWorkload.refetch(few, changed1, todos: todos)
+                r.notify1Changed = min(r.notify1Changed, one.notify)
+                withExtendedLifetime(models) {}
+            }
+            do {
+                let (all, models) = try NotificationWorkload.environment(
+                    first: first, todos: todos, models: Array(todoIDs))
+                let one = try NotificationWorkload.refetch(all, changed1, todos: todos)
+                r.notify1All = min(r.notify1All, one.notify)
+                r.called1 = one.called
+                withExtendedLifetime(models) {}
+            }
+        }
+        guard r.called1 == changedIDs.count else {
+            throw RelayArenaError(
+                code: .misuse, message: "a 1% refetch called \(r.called1) models, expected \(changedIDs.count)")
+        }
+        return r
     }
 
     /// A response whose one todo's text is `longTextMB` MB: normalize + publish streamed from memory

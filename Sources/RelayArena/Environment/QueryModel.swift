@@ -101,49 +101,60 @@ public final class QueryModel<O: GraphQLOperation> {
     }
 }
 
-/// A fragment's data at a pointer, following the store: `snapshot` changes only when a publish
-/// changes what the fragment reads (relay's `@Fragment` / `observeFragment`).
+/// What a fragment model shows, observed: a class of its own that is not generic, because the
+/// key paths of a generic class's properties are resolved anew at every change (a tenth of a
+/// refetch's notification work with 100k models).
 @MainActor
 @Observable
-public final class FragmentModel<F: Fragment> {
-    public private(set) var snapshot: ReadResult
-    public private(set) var pointer: FragmentPointer<F>
+public final class FragmentState {
+    public internal(set) var snapshot: ReadResult
     /// How many times the data changed since the model was made (a cheap change signal).
-    public private(set) var updates = 0
+    public internal(set) var updates = 0
+    init(_ snapshot: ReadResult) { self.snapshot = snapshot }
+}
 
-    @ObservationIgnored let environment: Environment
-    @ObservationIgnored private var subscription: SubscriptionID
+/// A fragment's data at a pointer, following the store: `snapshot` changes only when a publish
+/// changes what the fragment reads (relay's `@Fragment` / `observeFragment`). Reading `snapshot`
+/// (or `data`) from a SwiftUI body or `withObservationTracking` tracks it through `state`.
+@MainActor
+public final class FragmentModel<F: Fragment> {
+    public let state: FragmentState
+    public private(set) var pointer: FragmentPointer<F>
+
+    let environment: Environment
+    private var subscription: SubscriptionID
 
     public init(environment: Environment, pointer: FragmentPointer<F>) {
         self.environment = environment
         self.pointer = pointer
-        (snapshot, subscription) = (
-            ReadResult(data: nil, isMissingData: true, seenRecords: []), SubscriptionID(raw: -1)
-        )
-        subscription = attach(pointer)
+        let state = FragmentState(ReadResult(data: nil, isMissingData: true, seenRecords: []))
+        self.state = state
+        (state.snapshot, subscription) = Self.attach(environment, state, pointer)
     }
 
     isolated deinit { environment.unsubscribe(subscription) }
 
-    public var data: ReadValue? { snapshot.data }
-    public var isMissingData: Bool { snapshot.isMissingData }
+    public var snapshot: ReadResult { state.snapshot }
+    public var updates: Int { state.updates }
+    public var data: ReadValue? { state.snapshot.data }
+    public var isMissingData: Bool { state.snapshot.isMissingData }
 
     /// Follows another pointer (a parent passed a different record, a refetch answered).
     public func repoint(_ pointer: FragmentPointer<F>) {
         environment.unsubscribe(subscription)
         self.pointer = pointer
-        subscription = attach(pointer)
-        updates += 1
+        (state.snapshot, subscription) = Self.attach(environment, state, pointer)
+        state.updates += 1
     }
 
-    private func attach(_ pointer: FragmentPointer<F>) -> SubscriptionID {
-        let (first, id) = environment.subscribe(.fragment(pointer)) { [weak self] result in
-            guard let self else { return }
-            self.snapshot = result
-            self.updates += 1
+    private static func attach(_ environment: Environment, _ state: FragmentState, _ pointer: FragmentPointer<F>)
+        -> (ReadResult, SubscriptionID)
+    {
+        environment.subscribe(.fragment(pointer)) { [weak state] result in
+            guard let state else { return }
+            state.snapshot = result
+            state.updates += 1
         }
-        snapshot = first
-        return id
     }
 
     /// Typed access to the data under a store snapshot (the view must not escape `body`).

@@ -24,10 +24,12 @@ public final class StoreSubscriptions {
     }
 
     public let store: RecordStore
-    private var entries: [Int: Entry] = [:]
-    private var nextID = 0
-    /// Store symbol of a seen record → the subscriptions that saw it.
-    private var bySymbol: [UInt32: [Int]] = [:]
+    /// By subscription number (numbers are never reused; an ended one is nil).
+    private var entries: [Entry?] = []
+    private var live = 0
+    /// Store symbol of a seen record → the subscriptions that saw it (symbols are dense small
+    /// integers, so an array, not a hash table).
+    private var bySymbol: [[Int]] = []
     /// Seen data IDs not yet in the store → the subscriptions that saw them.
     private var byAbsentID: [String: Set<Int>] = [:]
     /// The store's symbol numbering the index was built with (a publish into an empty store
@@ -39,7 +41,7 @@ public final class StoreSubscriptions {
         numbering = store.symbolNumbering
     }
 
-    public var count: Int { entries.count }
+    public var count: Int { live }
 
     /// How many subscriptions the last `notify` re-read (what its cost follows).
     public private(set) var lastReReadCount = 0
@@ -47,25 +49,29 @@ public final class StoreSubscriptions {
     /// Reads `selector` and subscribes to it in one step (relay's lookup then subscribe, with no
     /// publish in between to miss); returns the first snapshot.
     public func subscribe(_ selector: ReadSelector, _ callback: @escaping Callback) -> (ReadResult, SubscriptionID) {
-        let id = nextID
-        nextID += 1
+        let id = entries.count
         let entry = store.withSnapshot { s -> Entry in
             let snapshot = selector.read(s)
             let (symbols, absent) = Self.resolve(snapshot.seenRecords, s)
             return Entry(selector: selector, snapshot: snapshot, callback: callback, symbols: symbols, absent: absent)
         }
-        entries[id] = entry
+        entries.append(entry)
+        live += 1
         index(id, entry)
         return (entry.snapshot, SubscriptionID(raw: id))
     }
 
     public func unsubscribe(_ id: SubscriptionID) {
-        guard let entry = entries.removeValue(forKey: id.raw) else { return }
+        guard id.raw >= 0, id.raw < entries.count, let entry = entries[id.raw] else { return }
+        entries[id.raw] = nil
+        live -= 1
         unindex(id.raw, entry)
     }
 
     /// The latest snapshot of a subscription.
-    public func snapshot(_ id: SubscriptionID) -> ReadResult? { entries[id.raw]?.snapshot }
+    public func snapshot(_ id: SubscriptionID) -> ReadResult? {
+        id.raw >= 0 && id.raw < entries.count ? entries[id.raw]?.snapshot : nil
+    }
 
     /// After a publish: re-reads each subscription that saw one of `updated` (or a record that was
     /// absent and now exists), in the order they were made, and calls those whose data changed.
@@ -76,7 +82,8 @@ public final class StoreSubscriptions {
         var affected = Set<Int>()
         let symbols = updated.symbols
         for i in 0..<symbols.count {
-            if let ids = bySymbol[symbols[i]] { affected.formUnion(ids) }
+            let sym = Int(symbols[i])
+            if sym < bySymbol.count, !bySymbol[sym].isEmpty { affected.formUnion(bySymbol[sym]) }
         }
         if !byAbsentID.isEmpty {
             store.withSnapshot { s in
@@ -88,17 +95,17 @@ public final class StoreSubscriptions {
         var changed: [(Int, ReadResult)] = []
         store.withSnapshot { s in
             for id in affected.sorted() {
-                guard var entry = entries[id] else { continue }
-                let next = entry.selector.read(s)
-                let dataChanged = next.data != entry.snapshot.data
-                if next.seenRecords != entry.snapshot.seenRecords {
-                    unindex(id, entry)
-                    (entry.symbols, entry.absent) = Self.resolve(next.seenRecords, s)
-                    index(id, entry)
+                // In place: copying an entry out and back retains and releases all it holds.
+                guard let selector = entries[id]?.selector else { continue }
+                let next = selector.read(s)
+                let dataChanged = next.data != entries[id]!.snapshot.data
+                if next.seenRecords != entries[id]!.snapshot.seenRecords {
+                    unindex(id, entries[id]!)
+                    (entries[id]!.symbols, entries[id]!.absent) = Self.resolve(next.seenRecords, s)
+                    index(id, entries[id]!)
                 }
                 // Replaced even when equal (relay keeps the newest snapshot: isMissingData may differ).
-                entry.snapshot = next
-                entries[id] = entry
+                entries[id]!.snapshot = next
                 if dataChanged { changed.append((id, next)) }
             }
         }
@@ -123,15 +130,17 @@ public final class StoreSubscriptions {
     }
 
     private func index(_ id: Int, _ entry: Entry) {
-        for sym in entry.symbols { bySymbol[sym, default: []].append(id) }
+        for sym in entry.symbols {
+            let i = Int(sym)
+            if i >= bySymbol.count { bySymbol.append(contentsOf: repeatElement([], count: i + 1 - bySymbol.count)) }
+            bySymbol[i].append(id)
+        }
         for dataID in entry.absent { byAbsentID[dataID, default: []].insert(id) }
     }
 
     private func unindex(_ id: Int, _ entry: Entry) {
-        for sym in entry.symbols {
-            guard var ids = bySymbol[sym] else { continue }
-            if let i = ids.lastIndex(of: id) { ids.remove(at: i) }
-            bySymbol[sym] = ids.isEmpty ? nil : ids
+        for sym in entry.symbols where Int(sym) < bySymbol.count {
+            if let i = bySymbol[Int(sym)].lastIndex(of: id) { bySymbol[Int(sym)].remove(at: i) }
         }
         for dataID in entry.absent {
             guard var ids = byAbsentID[dataID] else { continue }
@@ -145,7 +154,8 @@ public final class StoreSubscriptions {
         bySymbol.removeAll(keepingCapacity: true)
         byAbsentID.removeAll()
         store.withSnapshot { s in
-            for (id, var entry) in entries {
+            for id in entries.indices {
+                guard var entry = entries[id] else { continue }
                 (entry.symbols, entry.absent) = Self.resolve(entry.snapshot.seenRecords, s)
                 entries[id] = entry
                 index(id, entry)

@@ -13,7 +13,25 @@ public indirect enum ReadValue: Sendable, Hashable {
     case array([ReadValue])
     case object([(String, ReadValue)])
 
-    public static func == (a: ReadValue, b: ReadValue) -> Bool { a.jsonText == b.jsonText }
+    /// Equal when their JSON texts are (members in order), compared without making the texts.
+    public static func == (a: ReadValue, b: ReadValue) -> Bool {
+        switch (a, b) {
+        case (.null, .null): return true
+        case (.bool(let x), .bool(let y)): return x == y
+        case (.int(let x), .int(let y)): return x == y
+        case (.number(let x), .number(let y)), (.string(let x), .string(let y)), (.json(let x), .json(let y)):
+            return x == y
+        case (.array(let x), .array(let y)): return x == y
+        case (.object(let x), .object(let y)):
+            guard x.count == y.count else { return false }
+            for i in x.indices where x[i].0 != y[i].0 || x[i].1 != y[i].1 { return false }
+            return true
+        case (.int(let x), .number(let y)), (.number(let y), .int(let x)): return String(x) == y
+        case (.int(let x), .json(let y)), (.json(let y), .int(let x)): return String(x) == y
+        case (.number(let x), .json(let y)), (.json(let x), .number(let y)): return x == y
+        default: return a.jsonText == b.jsonText
+        }
+    }
     public func hash(into h: inout Hasher) { h.combine(jsonText) }
 
     public subscript(key: String) -> ReadValue? {
