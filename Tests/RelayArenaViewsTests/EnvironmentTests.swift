@@ -226,3 +226,26 @@ final class EnvironmentTests: XCTestCase {
         XCTAssertThrowsError(try Environment.preview(ToDoItemPreviewQuery(), resource: "NoSuchFile", bundle: .module))
     }
 }
+
+/// The README's to-do screen over a mock network: loading, the rows, and a change to one item
+/// that only its row's model hears of.
+@MainActor
+final class ToDoScreenTests: XCTestCase {
+    func testScreenLoadsAndFollowsOneItem() async throws {
+        let (environment, network) = Environment.mock()
+        let screen = ToDoScreen(environment: environment)
+        XCTAssertEqual(screen.render(), ["Loading…"])
+        async let loaded: Void = screen.load()
+        let request = await network.nextRequest()
+        XCTAssertEqual(request.name, "ToDoItemPreviewQuery")
+        network.resolve(request, json: Payloads.preview)
+        await loaded
+        XCTAssertEqual(screen.render(), ["[x] Taste JavaScript", "[ ] Buy a unicorn"])
+        try environment.commitPayload(
+            ToDoRefetchQuery.artifact, variables: ["id": .string("VG9kbzox")],
+            response: Array(
+                #"{"data":{"node":{"__typename":"Todo","id":"VG9kbzox","text":"Buy a unicorn","complete":true}}}"#.utf8))
+        XCTAssertEqual(screen.render(), ["[x] Taste JavaScript", "[x] Buy a unicorn"])
+        XCTAssertEqual(screen.rows.map(\.updates), [0, 1])
+    }
+}
