@@ -244,7 +244,8 @@ final class ToDoScreenTests: XCTestCase {
         try environment.commitPayload(
             ToDoRefetchQuery.artifact, variables: ["id": .string("VG9kbzox")],
             response: Array(
-                #"{"data":{"node":{"__typename":"Todo","id":"VG9kbzox","text":"Buy a unicorn","complete":true}}}"#.utf8))
+                #"{"data":{"node":{"__typename":"Todo","id":"VG9kbzox","text":"Buy a unicorn","complete":true}}}"#.utf8)
+        )
         XCTAssertEqual(screen.render(), ["[x] Taste JavaScript", "[x] Buy a unicorn"])
         XCTAssertEqual(screen.rows.map(\.updates), [0, 1])
     }

@@ -152,6 +152,32 @@ public final class Environment {
         return updated
     }
 
+    // MARK: Mutations
+
+    private var nextClientID = 0
+
+    /// Sends a mutation (relay's `commitMutation`, without optimistic updates): its response is
+    /// normalized under a fresh root of its own (`client:local:N`, as relay roots each mutation),
+    /// published, and the mutation's own selection is read from that root. Never joined with
+    /// another request. Fails as `execute` does, publishing nothing.
+    public func commitMutation(_ operation: OperationArtifact, variables: Variables = [:]) async throws -> ReadResult {
+        let request = GraphQLRequest(operation: operation, variables: variables)
+        nextClientID += 1
+        let rootID = "client:local:\(nextClientID)"
+        let payload = try await Self.receive(
+            request, network: network, options: requestOptions, limits: limits, rootID: rootID)
+        try publish(payload)
+        let selector = ReadSelector(
+            node: .operation(operation), dataID: rootID, variables: request.variables,
+            owner: FragmentOwner(operation: operation, variables: request.variables))
+        return selector.read(store)
+    }
+
+    /// The same for a generated mutation.
+    public func commitMutation<O: GraphQLOperation>(_ operation: O) async throws -> ReadResult {
+        try await commitMutation(O.artifact, variables: operation.variables.asJSON)
+    }
+
     // MARK: Subscribing
 
     /// Reads `selector` and subscribes to it: `callback` runs after each publish that changes
@@ -169,13 +195,16 @@ public final class Environment {
     /// Sends the request and streams its body through a normalizer, chunk by chunk as it
     /// arrives; the deadline (if any) bounds the whole exchange.
     nonisolated static func receive(
-        _ request: GraphQLRequest, network: any Network, options: RequestOptions, limits: NormalizationLimits
+        _ request: GraphQLRequest, network: any Network, options: RequestOptions, limits: NormalizationLimits,
+        rootID: String = RecordStore.rootID
     ) async throws -> NormalizedPayload {
         guard let timeout = options.timeout else {
-            return try await exchange(request, network: network, options: options, limits: limits)
+            return try await exchange(request, network: network, options: options, limits: limits, rootID: rootID)
         }
         return try await withThrowingTaskGroup(of: NormalizedPayload?.self) { group in
-            group.addTask { try await exchange(request, network: network, options: options, limits: limits) }
+            group.addTask {
+                try await exchange(request, network: network, options: options, limits: limits, rootID: rootID)
+            }
             group.addTask {
                 try await Task.sleep(for: timeout)
                 throw FetchError(
@@ -190,7 +219,8 @@ public final class Environment {
     }
 
     nonisolated static func exchange(
-        _ request: GraphQLRequest, network: any Network, options: RequestOptions, limits: NormalizationLimits
+        _ request: GraphQLRequest, network: any Network, options: RequestOptions, limits: NormalizationLimits,
+        rootID: String
     ) async throws -> NormalizedPayload {
         let plan = try NormalizationPlan(operation: request.operation, variables: request.variables)
         let response: NetworkResponse
@@ -204,7 +234,7 @@ public final class Environment {
                 kind: .status(response.status), operation: request.name,
                 message: "the server answered with HTTP status \(response.status)")
         }
-        let normalizer = try ResponseNormalizer(plan: plan, limits: limits)
+        let normalizer = try ResponseNormalizer(plan: plan, rootID: rootID, limits: limits)
         do {
             for try await chunk in response.body {
                 try chunk.withUnsafeBytes { try normalizer.feed($0) }
