@@ -1,6 +1,7 @@
 // The environment over a mock network: fetch policies through `check`, one request for identical
 // ones in flight, failures that publish nothing, and the models that follow the store.
 import Foundation
+import Observation
 import RelayArena
 import XCTest
 
@@ -154,6 +155,34 @@ final class EnvironmentTests: XCTestCase {
         XCTAssertEqual(second.withData { $0.complete }, true)
     }
 
+    /// What SwiftUI relies on: reading a model's data inside `withObservationTracking` registers
+    /// it, and only a change of that model's data fires.
+    func testObservationFiresOnlyForTheModelWhoseDataChanged() async throws {
+        let (environment, network) = Environment.mock()
+        _ = try await fetched(environment, network, json: Payloads.currentUser)
+        let first = FragmentModel(environment: environment, pointer: FragmentPointer<ToDoItem_todo>(dataID: "VG9kbzow"))
+        let second = FragmentModel(
+            environment: environment, pointer: FragmentPointer<ToDoItem_todo>(dataID: "VG9kbzox"))
+        let fired = Fired()
+        withObservationTracking {
+            _ = first.data
+        } onChange: {
+            fired.mark("first")
+        }
+        withObservationTracking {
+            _ = second.data
+        } onChange: {
+            fired.mark("second")
+        }
+        try environment.commitPayload(CurrentUserToDoListQuery.artifact, response: Array(Payloads.currentUser.utf8))
+        XCTAssertEqual(fired.names, [])
+        try environment.commitPayload(
+            ToDoRefetchQuery.artifact, variables: ["id": .string("VG9kbzow")],
+            response: Array(
+                #"{"data":{"node":{"__typename":"Todo","id":"VG9kbzow","text":"Taste Swift","complete":true}}}"#.utf8))
+        XCTAssertEqual(fired.names, ["first"])
+    }
+
     func testQueryModelLoadsThenFollowsTheStore() async throws {
         let (environment, network) = Environment.mock()
         let model = QueryModel(environment: environment, operation: Self.list)
@@ -249,4 +278,12 @@ final class ToDoScreenTests: XCTestCase {
         XCTAssertEqual(screen.render(), ["[x] Taste JavaScript", "[x] Buy a unicorn"])
         XCTAssertEqual(screen.rows.map(\.updates), [0, 1])
     }
+}
+
+/// Names marked from `withObservationTracking`'s `onChange` (which may run on any thread).
+final class Fired: @unchecked Sendable {
+    private let lock = NSLock()
+    private var marked: [String] = []
+    func mark(_ name: String) { lock.withLock { marked.append(name) } }
+    var names: [String] { lock.withLock { marked } }
 }
