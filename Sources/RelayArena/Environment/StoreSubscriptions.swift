@@ -14,7 +14,7 @@ public final class StoreSubscriptions {
     public typealias Callback = (ReadResult) -> Void
 
     struct Entry {
-        let selector: ReadSelector
+        var selector: ReadSelector
         var snapshot: ReadResult
         let callback: Callback
         /// The seen records that exist in the store, as its symbols (what the index holds).
@@ -30,6 +30,8 @@ public final class StoreSubscriptions {
     private var bySymbol: [UInt32: [Int]] = [:]
     /// Seen data IDs not yet in the store → the subscriptions that saw them.
     private var byAbsentID: [String: Set<Int>] = [:]
+    /// Subscriptions whose selector changed since the last `notify` (relay's `stale`).
+    private var stalled: Set<Int> = []
     /// The store's symbol numbering the index was built with (a publish into an empty store
     /// adopts the payload's numbering).
     private var numbering: Int
@@ -61,19 +63,34 @@ public final class StoreSubscriptions {
 
     public func unsubscribe(_ id: SubscriptionID) {
         guard let entry = entries.removeValue(forKey: id.raw) else { return }
+        stalled.remove(id.raw)
         unindex(id.raw, entry)
     }
+
+    /// Points a subscription at another selector (a refetch answered: the refetch query is the
+    /// owner now, maybe another record) keeping its place in the order: the next `notify`
+    /// re-reads it with the new selector whatever that publish updated, and calls it if its data
+    /// changed (relay's re-render with the new fragment reference).
+    public func repoint(_ id: SubscriptionID, to selector: ReadSelector) {
+        guard entries[id.raw] != nil else { return }
+        entries[id.raw]!.selector = selector
+        stalled.insert(id.raw)
+    }
+
+    /// The selector a subscription reads now.
+    public func selector(_ id: SubscriptionID) -> ReadSelector? { entries[id.raw]?.selector }
 
     /// The latest snapshot of a subscription.
     public func snapshot(_ id: SubscriptionID) -> ReadResult? { entries[id.raw]?.snapshot }
 
     /// After a publish: re-reads each subscription that saw one of `updated` (or a record that was
-    /// absent and now exists), in the order they were made, and calls those whose data changed.
+    /// absent and now exists, or was repointed), in the order they were made, and calls those whose data changed.
     /// Returns the subscriptions called, in order.
     @discardableResult
     public func notify(_ updated: UpdatedRecordIDs) -> [SubscriptionID] {
         if store.symbolNumbering != numbering { reindexAll() }
-        var affected = Set<Int>()
+        var affected = stalled
+        stalled.removeAll()
         let symbols = updated.symbols
         for i in 0..<symbols.count {
             if let ids = bySymbol[symbols[i]] { affected.formUnion(ids) }
