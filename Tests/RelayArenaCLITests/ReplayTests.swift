@@ -239,11 +239,18 @@ final class ReplayTests: XCTestCase {
                 query Twice($a: Int, $b: Int, $format: ImageFormat) { user(id: "me") { ...Avatar @arguments(size: $a) friends { ...Avatar @arguments(size: $b) } } }
                 query Same($a: Int, $format: ImageFormat) { user(id: "me") { ...Avatar @arguments(size: $a) bestFriend { ...Avatar @arguments(size: $a) } } }
                 query Nowhere { user(id: "me") { id } }
+                query Nested($s: Int, $format: ImageFormat) { user(id: "me") { ...Outer @arguments(s: $s) } }
+                fragment Outer on User @argumentDefinitions(s: {type: "Int"}) { ...Avatar @arguments(size: $s) }
                 """
         let plain = try replay(
             subscribe("Plain", #"{"format":"PNG"}"#), documents: documents, options: ["--store", store])
         XCTAssertEqual(plain.status, 0, plain.stderr)
         XCTAssertTrue(plain.stdoutText.contains(#""avatar":{"url":"32.png"}"#), plain.stdoutText)
+        // Spread inside another fragment, its argument passed down through that fragment's.
+        let nested = try replay(
+            subscribe("Nested", #"{"s":48,"format":"PNG"}"#), documents: documents, options: ["--store", store])
+        XCTAssertEqual(nested.status, 0, nested.stderr)
+        XCTAssertTrue(nested.stdoutText.contains(#""avatar":{"url":"48.png"}"#), nested.stdoutText)
         // Spread twice with the same arguments: one reference, fine.
         let same = try replay(subscribe("Same", #"{"a":48}"#), documents: documents, options: ["--store", store])
         XCTAssertEqual(same.status, 0, same.stderr)
