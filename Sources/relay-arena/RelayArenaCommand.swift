@@ -10,7 +10,7 @@ struct RelayArenaCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "relay-arena",
         abstract: "A Relay-style normalized GraphQL store in an arena: normalize, read, benchmark.",
-        subcommands: [Normalize.self, Read.self, Bench.self, Workload.self, Generate.self]
+        subcommands: [Normalize.self, Read.self, Replay.self, Bench.self, Workload.self, Generate.self]
     )
 
     /// Argument errors exit with 1 too (not ArgumentParser's 64): scripts check one status.
@@ -57,8 +57,7 @@ struct DocumentOptions: ParsableArguments {
     var variables: String?
 
     func compile() throws -> (CompiledDocuments, OperationArtifact, Variables) {
-        let compiler = try Compiler(schema: GraphQLSourceFile(name: schema, text: try readText(schema)))
-        let docs = try compiler.compile(try document.map { GraphQLSourceFile(name: $0, text: try readText($0)) })
+        let docs = try compileDocuments(schema: schema, documents: document).documents
         let op: OperationArtifact
         if let operation {
             guard let found = docs.operations[operation] else {
@@ -83,6 +82,13 @@ struct DocumentOptions: ParsableArguments {
         }
         return (docs, op, vars)
     }
+}
+
+/// Compiles the documents against the schema, with the metadata of `@refetchable` fragments.
+func compileDocuments(schema: String, documents: [String]) throws -> CompilationResult {
+    let compiler = try Compiler(schema: GraphQLSourceFile(name: schema, text: try readText(schema)))
+    return try compiler.compileWithMetadata(
+        try documents.map { GraphQLSourceFile(name: $0, text: try readText($0)) })
 }
 
 func readText(_ path: String) throws -> String {

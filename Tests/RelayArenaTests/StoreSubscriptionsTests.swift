@@ -129,4 +129,33 @@ final class StoreSubscriptionsTests: XCTestCase {
         XCTAssertEqual(subs.lastReReadCount, 1)
         _ = op
     }
+
+    /// A repointed subscription is re-read at the next notify whatever that publish updated,
+    /// called when its data changed, then follows its new records (and no longer its old ones).
+    func testRepointReReadsAtTheNextNotifyInPlace() throws {
+        let store = RecordStore()
+        let todo = { (id: String, text: String) in
+            #"{"node":{"__typename":"Todo","id":"\#(id)","text":"\#(text)","complete":false}}"#
+        }
+        _ = try publish(store, "TodoQuery", ["id": .string("t1")], todo("t1", "one"))
+        _ = try publish(store, "TodoQuery", ["id": .string("t2")], todo("t2", "two"))
+        let subs = StoreSubscriptions(store: store)
+        var calls: [String] = []
+        let (_, a) = subs.subscribe(fragment("Text_todo", "t1")) {
+            calls.append("a:\($0.data?["text"]?.jsonText ?? "")")
+        }
+        _ = subs.subscribe(fragment("Text_todo", "t1")) { calls.append("b:\($0.data?["text"]?.jsonText ?? "")") }
+        subs.repoint(a, to: fragment("Text_todo", "t2"))
+        XCTAssertEqual(subs.selector(a)?.dataID, "t2")
+        // A publish that updates nothing: `a` is re-read all the same.
+        XCTAssertEqual(subs.notify(try publish(store, "TodoQuery", ["id": .string("t1")], todo("t1", "one"))), [a])
+        XCTAssertEqual(calls, [#"a:"two""#])
+        calls = []
+        // t2 changes: `a` follows it now, `b` does not.
+        subs.notify(try publish(store, "TodoQuery", ["id": .string("t2")], todo("t2", "dos")))
+        XCTAssertEqual(calls, [#"a:"dos""#])
+        calls = []
+        subs.notify(try publish(store, "TodoQuery", ["id": .string("t1")], todo("t1", "eins")))
+        XCTAssertEqual(calls, [#"b:"eins""#], "a no longer follows t1")
+    }
 }

@@ -25,7 +25,7 @@ public struct GraphQLRequest: Sendable, Hashable {
     /// sends one of them while it is in flight (relay's request identifier).
     public var identifier: String { operation.name + ":" + variablesJSON }
 
-    /// The variables as JSON, in declaration order.
+    /// The variables as JSON, keys sorted (relay's stableCopy): equal variables, equal text.
     public var variablesJSON: String {
         JSONValue.object(operation.variables.map { JSONMember($0.name, variables[$0.name] ?? .null) }).stableJSON
     }

@@ -186,14 +186,9 @@ public final class RefetchableFragmentModel<F: RefetchableFragment> {
     /// fragment's, then those given; the identifier variable from the record's ID when not given.
     public func refetchVariables(_ variables: Variables = [:]) -> Variables {
         let pointer = fragment.pointer
-        var merged: Variables = [:]
-        for member in pointer.owner?.variables ?? [] { merged[member.key] = member.value }
-        merged.merge(pointer.effectiveVariables) { _, fragment in fragment }
-        merged.merge(variables) { _, given in given }
-        if let id = F.refetchMetadata.identifierField, variables[id] == nil {
-            merged[id] = .string(pointer.dataID)
-        }
-        return F.RefetchQuery.artifact.effectiveVariables(merged)
+        return F.refetchMetadata.refetchVariables(
+            query: F.RefetchQuery.artifact, owner: pointer.owner, fragment: pointer.effectiveVariables,
+            given: variables, dataID: pointer.dataID)
     }
 
     /// Sends the refetch query (store-or-network by default, as relay: refetching to variables
@@ -214,24 +209,12 @@ public final class RefetchableFragmentModel<F: RefetchableFragment> {
             lastError = error
             throw error
         }
-        guard let dataID = fragmentRecord(query, merged) else { return }
+        guard
+            let dataID = F.refetchMetadata.fragmentRecord(
+                query: query, variables: merged, in: environment.store)
+        else { return }
         fragment.repoint(
             FragmentPointer<F>(
                 dataID: dataID, variables: merged, owner: FragmentOwner(operation: query, variables: merged)))
-    }
-
-    /// Where the fragment sits in the refetch query's result: the identifier's record for a
-    /// `node` refetch, else the path's record from the root.
-    private func fragmentRecord(_ query: OperationArtifact, _ variables: Variables) -> String? {
-        if let id = F.refetchMetadata.identifierField, case .string(let dataID)? = variables[id] { return dataID }
-        let root = ReadSelector.operation(query, variables: variables).read(fragment.environment.store)
-        var dataID = RecordStore.rootID
-        var value = root.data
-        for key in F.refetchMetadata.fragmentPathInResult {
-            value = value?[key]
-            guard case .string(let id)? = value?["__id"] else { return nil }
-            dataID = id
-        }
-        return dataID
     }
 }

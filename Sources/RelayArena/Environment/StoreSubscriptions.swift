@@ -14,7 +14,7 @@ public final class StoreSubscriptions {
     public typealias Callback = (ReadResult) -> Void
 
     struct Entry {
-        let selector: ReadSelector
+        var selector: ReadSelector
         var snapshot: ReadResult
         let callback: Callback
         /// The seen records that exist in the store, as its symbols (what the index holds).
@@ -32,6 +32,8 @@ public final class StoreSubscriptions {
     private var bySymbol: [[Int]] = []
     /// Seen data IDs not yet in the store → the subscriptions that saw them.
     private var byAbsentID: [String: Set<Int>] = [:]
+    /// Subscriptions whose selector changed since the last `notify` (relay's `stale`).
+    private var stalled: Set<Int> = []
     /// The store's symbol numbering the index was built with (a publish into an empty store
     /// adopts the payload's numbering).
     private var numbering: Int
@@ -65,7 +67,23 @@ public final class StoreSubscriptions {
         guard id.raw >= 0, id.raw < entries.count, let entry = entries[id.raw] else { return }
         entries[id.raw] = nil
         live -= 1
+        stalled.remove(id.raw)
         unindex(id.raw, entry)
+    }
+
+    /// Points a subscription at another selector (a refetch answered: the refetch query is the
+    /// owner now, maybe another record) keeping its place in the order: the next `notify`
+    /// re-reads it with the new selector whatever that publish updated, and calls it if its data
+    /// changed (relay's re-render with the new fragment reference).
+    public func repoint(_ id: SubscriptionID, to selector: ReadSelector) {
+        guard id.raw >= 0, id.raw < entries.count, entries[id.raw] != nil else { return }
+        entries[id.raw]!.selector = selector
+        stalled.insert(id.raw)
+    }
+
+    /// The selector a subscription reads now.
+    public func selector(_ id: SubscriptionID) -> ReadSelector? {
+        id.raw >= 0 && id.raw < entries.count ? entries[id.raw]?.selector : nil
     }
 
     /// The latest snapshot of a subscription.
@@ -74,12 +92,13 @@ public final class StoreSubscriptions {
     }
 
     /// After a publish: re-reads each subscription that saw one of `updated` (or a record that was
-    /// absent and now exists), in the order they were made, and calls those whose data changed.
+    /// absent and now exists, or was repointed), in the order they were made, and calls those whose data changed.
     /// Returns the subscriptions called, in order.
     @discardableResult
     public func notify(_ updated: UpdatedRecordIDs) -> [SubscriptionID] {
         if store.symbolNumbering != numbering { reindexAll() }
-        var affected = Set<Int>()
+        var affected = stalled
+        stalled.removeAll()
         let symbols = updated.symbols
         for i in 0..<symbols.count {
             let sym = Int(symbols[i])

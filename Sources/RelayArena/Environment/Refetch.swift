@@ -1,0 +1,36 @@
+// What a refetch of a `@refetchable` fragment sends and where its result puts the fragment
+// (relay's useRefetchableFragmentInternal), shared by the refetchable model and the command
+// line's replay.
+
+extension RefetchMetadata {
+    /// The refetch request's variables, as relay merges them: the owner's, then the fragment's,
+    /// then those `given`; the identifier variable (a `node` refetch's `id`) from `dataID` when
+    /// `given` lacks it. Filtered to what `query` declares, its defaults applied, `null` for
+    /// one declared but absent (the request's effective variables).
+    public func refetchVariables(
+        query: OperationArtifact, owner: FragmentOwner?, fragment: Variables, given: Variables, dataID: String
+    ) -> Variables {
+        var merged: Variables = [:]
+        for member in owner?.variables ?? [] { merged[member.key] = member.value }
+        merged.merge(fragment) { _, fragment in fragment }
+        merged.merge(given) { _, given in given }
+        if let identifierField, given[identifierField] == nil { merged[identifierField] = .string(dataID) }
+        return query.effectiveVariables(merged)
+    }
+
+    /// Where the fragment sits in the refetch query's result once it is in `store`: the
+    /// identifier's record for a `node` refetch, else the record at `fragmentPathInResult` from
+    /// the root; `nil` when the result holds none there.
+    public func fragmentRecord(query: OperationArtifact, variables: Variables, in store: RecordStore) -> String? {
+        if let identifierField, case .string(let dataID)? = variables[identifierField] { return dataID }
+        let root = ReadSelector.operation(query, variables: variables).read(store)
+        var dataID = RecordStore.rootID
+        var value = root.data
+        for key in fragmentPathInResult {
+            value = value?[key]
+            guard case .string(let id)? = value?["__id"] else { return nil }
+            dataID = id
+        }
+        return dataID
+    }
+}

@@ -1,0 +1,304 @@
+// `relay-arena replay`: runs a script of environment steps against one store and prints what an
+// application would see, one JSON object per line. The script is checked whole before any step
+// runs; the notification, reading and refetch rules are the runtime's (StoreSubscriptions,
+// ReadSelector, RefetchMetadata), this file only wires steps to them and prints events.
+import ArgumentParser
+import Foundation
+import RelayArena
+import RelayArenaCompiler
+
+struct Replay: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run a script of environment steps against one store; print its events as NDJSON.",
+        discussion: """
+            Steps: publish, subscribe, unsubscribe, refetch, store. --release-buffer and \
+            --query-cache-expiration-ms are accepted and checked but have no effect yet (no step \
+            collects or expires anything).
+            """)
+
+    @Option(help: "The schema (SDL).")
+    var schema: String
+
+    @Option(help: "A GraphQL document; repeat for several files.")
+    var document: [String]
+
+    @Option(help: "Load the starting store from relay toJSON JSON.")
+    var store: String?
+
+    @Option(
+        name: .customLong("release-buffer"),
+        help: "relay's gcReleaseBufferSize (default 10). No effect yet: garbage collection is not built.")
+    var releaseBuffer: Int = 10
+
+    @Option(
+        name: .customLong("query-cache-expiration-ms"),
+        help: "relay's queryCacheExpirationTime in ms (default none). No effect yet: expiry is not built.")
+    var queryCacheExpirationMS: Int?
+
+    @ArgumentParser.Argument(help: "The script (a JSON array of steps), or - for standard input.")
+    var script: String
+
+    func validate() throws {
+        guard releaseBuffer >= 0 else { throw ValidationError("--release-buffer must be 0 or more") }
+        if let queryCacheExpirationMS, queryCacheExpirationMS < 0 {
+            throw ValidationError("--query-cache-expiration-ms must be 0 or more")
+        }
+    }
+
+    func run() throws {
+        let compiled = try compileDocuments(schema: schema, documents: document)
+        let text = script == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try readBytes(script)
+        let steps = try ReplayScript.steps(Array(text), compiled)
+        let target = try store.map { try RecordStore(relayJSON: readBytes($0)) } ?? RecordStore()
+        ReplayRunner(store: target, compiled: compiled).run(steps)
+    }
+}
+
+/// A step as it runs: names resolved to artifacts, variables and responses taken out of the JSON.
+enum ReplayStep {
+    case publish(operation: OperationArtifact, variables: Variables, response: [UInt8], rootID: String)
+    case subscribe(name: String, selector: ReadSelector)
+    case unsubscribe(name: String)
+    case refetch(name: String, variables: Variables)
+    case store
+}
+
+/// Checks a whole script before anything runs: every error names the step's index.
+enum ReplayScript {
+    /// Steps the contract lists whose semantics are not built yet: refused as unknown.
+    static let notBuilt: Set<String> = [
+        "optimistic", "revert", "load_next", "load_previous", "retain", "release", "gc", "invalidate",
+        "invalidate_store", "check", "advance_clock",
+    ]
+
+    static func steps(_ text: [UInt8], _ compiled: CompilationResult) throws -> [ReplayStep] {
+        let script = try ScriptJSON.parse(text)
+        guard case .array(let items) = script.kind else {
+            throw RelayArenaError(code: .misuse, message: "the script must be a JSON array of steps")
+        }
+        let docs = compiled.documents
+        /// Subscriptions made so far (by name), with the fragment they read (`nil`: an operation).
+        var made: [String: FragmentArtifact?] = [:]
+        var active: Set<String> = []
+        var steps: [ReplayStep] = []
+        for (index, item) in items.enumerated() {
+            let step = StepJSON(index: index, json: item, text: text)
+            guard case .object = item.kind else { throw step.fail("a step must be a JSON object") }
+            let kind = try step.string("step")
+            switch kind {
+            case "publish":
+                if item["revert"] != nil { throw step.fail("`revert` is not supported yet (no optimistic layers)") }
+                let operation = try step.operation("operation", docs)
+                let variables = try step.variables("variables")
+                let response: [UInt8]
+                switch (item["response"], item["response_text"]) {
+                case (let json?, nil): response = Array(step.bytes(json))
+                case (nil, .some):
+                    response = Array(try step.string("response_text").utf8)
+                case (nil, nil): throw step.fail("missing key `response` (or `response_text`)")
+                case (.some, .some): throw step.fail("`response` and `response_text` both given")
+                }
+                let rootID = item["root_id"] == nil ? RecordStore.rootID : try step.string("root_id")
+                steps.append(.publish(operation: operation, variables: variables, response: response, rootID: rootID))
+            case "subscribe":
+                let name = try step.string("name")
+                let fragmentName = try step.string("fragment")
+                let owner = try step.operation("operation", docs)
+                let variables = try step.variables("variables")
+                let id = try step.string("id")
+                guard !active.contains(name) else { throw step.fail("subscription `\(name)` is already active") }
+                let selector: ReadSelector
+                if let fragment = docs.fragments[fragmentName] {
+                    let fragmentVariables: Variables
+                    do {
+                        fragmentVariables = try owner.fragmentVariables(
+                            of: fragment, variables: variables, fragments: docs.fragments)
+                    } catch let error as RelayArenaError {
+                        throw step.fail(error.message)
+                    }
+                    selector = ReadSelector(
+                        node: .fragment(fragment), dataID: id, variables: fragmentVariables,
+                        owner: FragmentOwner(operation: owner, variables: variables))
+                    made[name] = fragment
+                } else if let operation = docs.operations[fragmentName] {
+                    guard operation.name == owner.name else {
+                        throw step.fail(
+                            "`fragment` names operation `\(fragmentName)`: an operation's own selection is read "
+                                + "for itself, so `operation` must be `\(fragmentName)` too")
+                    }
+                    selector = ReadSelector(
+                        node: .operation(operation), dataID: id, variables: operation.effectiveVariables(variables),
+                        owner: FragmentOwner(operation: operation, variables: variables))
+                    made[name] = .some(nil)
+                } else {
+                    throw step.fail("unknown fragment `\(fragmentName)`")
+                }
+                active.insert(name)
+                steps.append(.subscribe(name: name, selector: selector))
+            case "unsubscribe":
+                let name = try step.string("name")
+                guard made[name] != nil else { throw step.fail("no subscription named `\(name)` was made") }
+                active.remove(name)
+                steps.append(.unsubscribe(name: name))
+            case "refetch":
+                let name = try step.string("name")
+                let variables = item["variables"] == nil ? [:] : try step.variables("variables")
+                guard let fragment = made[name] else { throw step.fail("no subscription named `\(name)` was made") }
+                guard active.contains(name) else { throw step.fail("subscription `\(name)` has ended") }
+                guard let fragment, let metadata = compiled.refetch[fragment.name],
+                    docs.operations[metadata.operation] != nil
+                else {
+                    throw step.fail("subscription `\(name)` does not read a @refetchable fragment")
+                }
+                steps.append(.refetch(name: name, variables: variables))
+            case "store":
+                steps.append(.store)
+            default:
+                throw step.fail(
+                    "unknown step `\(kind)`" + (notBuilt.contains(kind) ? " (not supported yet)" : ""))
+            }
+        }
+        return steps
+    }
+}
+
+/// One step's object, with errors that name its index.
+private struct StepJSON {
+    let index: Int
+    let json: ScriptJSON
+    let text: [UInt8]
+
+    func fail(_ message: String) -> RelayArenaError {
+        RelayArenaError(code: .misuse, message: "script step \(index): \(message)")
+    }
+
+    func string(_ key: String) throws -> String {
+        guard let value = json[key] else { throw fail("missing key `\(key)`") }
+        guard let string = value.string else { throw fail("`\(key)` must be a string") }
+        return string
+    }
+
+    func variables(_ key: String) throws -> Variables {
+        guard let value = json[key] else { throw fail("missing key `\(key)`") }
+        guard case .object(let members) = value.jsonValue else { throw fail("`\(key)` must be a JSON object") }
+        var variables: Variables = [:]
+        for member in members { variables[member.key] = member.value }
+        return variables
+    }
+
+    func operation(_ key: String, _ docs: CompiledDocuments) throws -> OperationArtifact {
+        let name = try string(key)
+        guard let operation = docs.operations[name] else { throw fail("unknown operation `\(name)`") }
+        return operation
+    }
+
+    /// The bytes a value was written as in the script.
+    func bytes(_ value: ScriptJSON) -> ArraySlice<UInt8> { text[value.range] }
+}
+
+/// Runs checked steps against one store and its subscriptions, printing each step's events.
+final class ReplayRunner {
+    let store: RecordStore
+    let subscriptions: StoreSubscriptions
+    let compiled: CompilationResult
+    /// Active subscriptions by name.
+    private var ids: [String: SubscriptionID] = [:]
+    /// Refetch requests not answered yet, by subscription name: a publish of the same request
+    /// points the subscription at the refetch query's result.
+    private var pending: [String: GraphQLRequest] = [:]
+    private var output: [UInt8] = []
+
+    init(store: RecordStore, compiled: CompilationResult) {
+        self.store = store
+        self.subscriptions = StoreSubscriptions(store: store)
+        self.compiled = compiled
+    }
+
+    func run(_ steps: [ReplayStep]) {
+        for (index, step) in steps.enumerated() {
+            run(step, index: index)
+            if !output.isEmpty {
+                FileHandle.standardOutput.write(Data(output))
+                output.removeAll(keepingCapacity: true)
+            }
+        }
+    }
+
+    private func emit(_ line: String) {
+        output += line.utf8
+        output.append(0x0A)
+    }
+
+    private func readEvent(_ event: String, _ name: String, _ result: ReadResult) -> String {
+        "{\"event\":\"\(event)\",\"name\":\(ReadValue.string(name).jsonText),\"data\":"
+            + (result.data?.jsonText ?? "null") + ",\"isMissingData\":\(result.isMissingData)}"
+    }
+
+    private func run(_ step: ReplayStep, index: Int) {
+        switch step {
+        case .publish(let operation, let variables, let response, let rootID):
+            publish(operation, variables, response, rootID: rootID, index: index)
+        case .subscribe(let name, let selector):
+            let (first, id) = subscriptions.subscribe(selector) { [unowned self] result in
+                self.emit(self.readEvent("notify", name, result))
+            }
+            ids[name] = id
+            emit(readEvent("snapshot", name, first))
+        case .unsubscribe(let name):
+            guard let id = ids.removeValue(forKey: name) else { return }  // ended already: nothing
+            subscriptions.unsubscribe(id)
+            pending[name] = nil
+        case .refetch(let name, let given):
+            guard let id = ids[name], let selector = subscriptions.selector(id),
+                case .fragment(let fragment) = selector.node,
+                let metadata = compiled.refetch[fragment.name],
+                let query = compiled.documents.operations[metadata.operation]
+            else { return }  // checked before running
+            let variables = metadata.refetchVariables(
+                query: query, owner: selector.owner, fragment: selector.variables, given: given,
+                dataID: selector.dataID)
+            let request = GraphQLRequest(operation: query, variables: variables)
+            pending[name] = request
+            emit(
+                "{\"event\":\"request\",\"name\":\(ReadValue.string(name).jsonText),\"operation\":"
+                    + "\(ReadValue.string(query.name).jsonText),\"variables\":\(request.variablesJSON)}")
+        case .store:
+            emit("{\"event\":\"store\",\"records\":" + String(decoding: store.relayJSON(), as: UTF8.self) + "}")
+        }
+    }
+
+    /// Commits the response (nothing changes when it is bad: an `error` event), points the
+    /// subscriptions whose refetch it answers at the refetch query's result, then notifies.
+    private func publish(
+        _ operation: OperationArtifact, _ variables: Variables, _ response: [UInt8], rootID: String, index: Int
+    ) {
+        let request = GraphQLRequest(operation: operation, variables: variables)
+        let updated: UpdatedRecordIDs
+        do {
+            let plan = try NormalizationPlan(operation: operation, variables: request.variables)
+            updated = try store.commit(response: response, plan: plan, rootID: rootID)
+        } catch {
+            let message = (error as? RelayArenaError)?.description ?? "\(error)"
+            emit("{\"event\":\"error\",\"step\":\(index),\"message\":\(ReadValue.string(message).jsonText)}")
+            return
+        }
+        let answered = pending.filter { $0.value == request }.compactMap { name, _ in ids[name].map { (name, $0) } }
+        for (name, id) in answered.sorted(by: { $0.1 < $1.1 }) {
+            pending[name] = nil
+            guard let selector = subscriptions.selector(id), case .fragment(let fragment) = selector.node,
+                let metadata = compiled.refetch[fragment.name],
+                let dataID = metadata.fragmentRecord(query: operation, variables: request.variables, in: store)
+            else { continue }  // the result holds no record there: the subscription stays as it was
+            let fragmentVariables =
+                (try? operation.fragmentVariables(
+                    of: fragment, variables: request.variables, fragments: compiled.documents.fragments))
+                ?? request.variables
+            subscriptions.repoint(
+                id,
+                to: ReadSelector(
+                    node: .fragment(fragment), dataID: dataID, variables: fragmentVariables,
+                    owner: FragmentOwner(operation: operation, variables: request.variables)))
+        }
+        subscriptions.notify(updated)
+    }
+}
