@@ -84,7 +84,9 @@ public struct ResponseBody: AsyncSequence, Sendable {
     /// A body held whole (tests, fixtures): `chunkSize` pieces.
     public init(bytes: [UInt8], chunkSize: Int = 64 * 1024) {
         let size = Swift.max(1, chunkSize)
-        let chunks = stride(from: 0, to: bytes.count, by: size).map { Array(bytes[$0..<Swift.min($0 + size, bytes.count)]) }
+        let chunks = stride(from: 0, to: bytes.count, by: size).map {
+            Array(bytes[$0..<Swift.min($0 + size, bytes.count)])
+        }
         self.init(ChunkList(chunks: chunks))
     }
 
