@@ -10,11 +10,16 @@
 
     struct Exchange: Sendable {
         let operation: String
+        /// Named in errors before the head ("POST URL: Connection refused").
+        let endpoint: String
+        let timeout: Duration?
         /// When the whole exchange must be over; `nil`: no deadline.
         let deadline: ContinuousClock.Instant?
 
-        init(operation: String, timeout: Duration?) {
+        init(operation: String, endpoint: String, timeout: Duration?) {
             self.operation = operation
+            self.endpoint = endpoint
+            self.timeout = timeout
             deadline = timeout.map { ContinuousClock.now + $0 }
         }
 
@@ -29,7 +34,8 @@
         var isPastDeadline: Bool { deadline.map { ContinuousClock.now >= $0 } ?? false }
 
         func timeoutError() -> FetchError {
-            FetchError(kind: .timeout, operation: operation, message: "timed out")
+            let seconds = timeout.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 } ?? 0
+            return FetchError(kind: .timeout, operation: operation, message: "timed out after \(seconds) s")
         }
 
         func cancelledError() -> FetchError {
@@ -69,6 +75,8 @@
                 case .invalidURL, .emptyHost, .emptyScheme: return "invalid endpoint URL"
                 default: return error.shortDescription.lowercased()
                 }
+            case HTTPParserError.invalidEOFState:
+                return "the server closed the connection before the response ended"
             case let error as HTTPParserError:
                 return "invalid HTTP response (\(error))"
             case let error as ChannelError:

@@ -50,7 +50,7 @@
         }()
 
         public func execute(_ request: GraphQLRequest, options: RequestOptions) async throws -> NetworkResponse {
-            let exchange = Exchange(operation: request.name, timeout: options.timeout)
+            let exchange = Exchange(operation: request.name, endpoint: endpoint, timeout: options.timeout)
             var http = HTTPClientRequest(url: endpoint)
             http.method = .POST
             http.headers.add(name: "Content-Type", value: "application/json")
@@ -64,7 +64,9 @@
                 // deadline is the pump's (ResponseStream).
                 response = try await client.execute(http, deadline: exchange.nioDeadline)
             } catch {
-                throw exchange.fetchError(for: error)
+                var failure = exchange.fetchError(for: error)
+                if failure.kind == .transport { failure.message = "POST \(endpoint): " + failure.message }
+                throw failure
             }
             let headers = response.headers.map { (name: $0.name, value: $0.value) }
             let stream = ResponseStream(response.body, exchange: exchange)

@@ -69,6 +69,7 @@
         }
 
         private static func read(_ body: HTTPClientResponse.Body, into handoff: Handoff, exchange: Exchange) async {
+            var received: UInt64 = 0
             do {
                 for try await buffer in body {
                     // Also checked here: a server that keeps sending never lets the timer's
@@ -76,11 +77,15 @@
                     if exchange.isPastDeadline {
                         return handoff.fail(exchange.timeoutError())
                     }
+                    received += UInt64(buffer.readableBytes)
                     guard await handoff.put(buffer) else { return }
                 }
                 handoff.finish()
             } catch {
-                handoff.fail(exchange.fetchError(for: error))
+                // A body that broke off says where: the bytes that came before.
+                var failure = exchange.fetchError(for: error)
+                if failure.kind == .transport { failure.offset = received }
+                handoff.fail(failure)
             }
         }
     }

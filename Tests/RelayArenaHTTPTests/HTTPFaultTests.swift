@@ -70,7 +70,9 @@
                 }
             }
             XCTAssertEqual(error?.kind, .transport)
-            XCTAssertGreaterThan(fed, 0, "the part that came was streamed")
+            XCTAssertEqual(error?.message, "the server closed the connection before the response ended")
+            XCTAssertEqual(error?.offset, UInt64(Fault.cutOffBody.count), "where the body broke off")
+            XCTAssertEqual(fed, Fault.cutOffBody.count, "the part that came was streamed")
             // What came is a JSON prefix: the normalizer refuses to finish it.
             XCTAssertThrowsError(try store.publish(normalizer.finish()))
             XCTAssertEqual(store.relayJSON(), before)

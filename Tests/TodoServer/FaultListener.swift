@@ -14,6 +14,10 @@
         case cutOff = "cut-off"
         /// Sends a 200 head, then a valid response one byte every 100 ms (a minute's worth).
         case trickle
+
+        /// What `cutOff` sends of the body it announces as 1000 bytes.
+        public static let cutOffBody = Array(
+            #"{"data":{"user":{"id":"VXNlcjptZQ==","totalCount":3,"todos":{"edges":["#.utf8)
     }
 
     /// What the raw listener saw, for the tests to check.
@@ -114,8 +118,7 @@
             case .drop:
                 context.close(promise: nil)
             case .cutOff:
-                let part = Array(#"{"data":{"user":{"id":"VXNlcjptZQ==","totalCount":3,"todos":{"edges":["#.utf8)
-                write(context, head: 1000, part)
+                write(context, head: 1000, Fault.cutOffBody)
                 context.close(promise: nil)
             case .trickle:
                 write(context, head: trickleBody.count, [])
