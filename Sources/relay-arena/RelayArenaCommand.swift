@@ -9,7 +9,7 @@ import RelayArenaCompiler
 struct RelayArenaCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "relay-arena",
-        abstract: "A Relay-style normalized GraphQL store in an arena: normalize, fetch, read, benchmark.",
+        abstract: "A Relay-style normalized GraphQL store in an arena: normalize, read, benchmark.",
         subcommands: subcommands
     )
 
