@@ -79,7 +79,12 @@
                 fetchArgs(server.url, ["--store", path("store.json"), "--updated-ids", path("ids.json")]))
             XCTAssertEqual(again.status, 0, again.stderr)
             XCTAssertEqual(try String(contentsOfFile: path("ids.json"), encoding: .utf8), "[]\n")
-            XCTAssertEqual(Data(again.stdout), normalized.stdout.isEmpty ? Data() : Data(normalized.stdout))
+            XCTAssertEqual(Data(again.stdout), Data(normalized.stdout))
+
+            let quiet = try await run(fetchArgs(server.url, ["--quiet"]))
+            XCTAssertEqual(quiet.status, 0, quiet.stderr)
+            XCTAssertTrue(quiet.stdout.isEmpty, "--quiet prints nothing")
+            XCTAssertEqual(server.requests.count, 3)
         }
 
         /// Each failure: exit 1, one line on stderr containing `expected`, the output files untouched.
