@@ -72,8 +72,8 @@
             var received: UInt64 = 0
             do {
                 for try await buffer in body {
-                    // Also checked here: a server that keeps sending never lets the timer's
-                    // cancellation be the first thing the read sees.
+                    // Also checked here: a buffer that came in after the deadline, before the
+                    // timer's cancellation landed, is not handed over.
                     if exchange.isPastDeadline {
                         return handoff.fail(exchange.timeoutError())
                     }
