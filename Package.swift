@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "RelayArena", targets: ["RelayArena"]),
         // GraphQL documents → artifacts and generated views (GraphQLSwift).
         .library(name: "RelayArenaCompiler", targets: ["RelayArenaCompiler"]),
+        // The Network on AsyncHTTPClient (HTTPNetwork); empty without the `HTTP` trait.
+        .library(name: "RelayArenaHTTP", targets: ["RelayArenaHTTP"]),
         // Not API: the generated to-do workloads and the yajl baseline, for Benchmarks/ only
         // (a nested package can use products alone). No compatibility promise.
         .library(name: "RelayArenaBenchmarkSupport", targets: ["RelayArenaWorkloads", "YajlBaseline"]),
@@ -16,16 +18,24 @@ let package = Package(
         // Build-tool plugin: generates a target's typed views with relay-arena generate.
         .plugin(name: "RelayArenaGenerate", targets: ["RelayArenaGenerate"]),
     ],
-    // `Compiler` (on by default) brings the compiler's and the command line's dependencies in.
-    // SwiftPM resolves a dependency only when some target uses it unconditionally or under an
-    // enabled trait, so `traits: []` leaves the runtime alone: no GraphQLSwift, no ArgumentParser.
+    // `Compiler` (on by default) brings the compiler's and the command line's dependencies in;
+    // `HTTP` (on by default) AsyncHTTPClient and SwiftNIO for RelayArenaHTTP and `relay-arena
+    // fetch`, and Hummingbird for the tests' server. SwiftPM resolves a dependency only when some
+    // target uses it unconditionally or under an enabled trait, so `traits: []` leaves the runtime
+    // alone: no GraphQLSwift, no ArgumentParser, no SwiftNIO.
     traits: [
         .trait(name: "Compiler", description: "The GraphQL compiler, the relay-arena command line and its plugin."),
-        .default(enabledTraits: ["Compiler"]),
+        .trait(name: "HTTP", description: "HTTPNetwork on AsyncHTTPClient and `relay-arena fetch`."),
+        .default(enabledTraits: ["Compiler", "HTTP"]),
     ],
     dependencies: [
         .package(url: "https://github.com/GraphQLSwift/GraphQL", exact: "4.3.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        // The tests' GraphQL server only (Tests/TodoServer); no product uses it.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
     ],
     targets: [
         // yajl from the system (Debian: libyajl-dev); only the C core includes it.
@@ -57,6 +67,21 @@ let package = Package(
             ],
             path: "Sources/RelayArenaCompiler"
         ),
+        // HTTPNetwork: the runtime's Network on AsyncHTTPClient, streaming SwiftNIO's buffers.
+        .target(
+            name: "RelayArenaHTTP",
+            dependencies: [
+                "RelayArena",
+                .product(
+                    name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["HTTP"])),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: .when(traits: ["HTTP"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["HTTP"])),
+                .product(name: "NIOFoundationCompat", package: "swift-nio", condition: .when(traits: ["HTTP"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["HTTP"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["HTTP"])),
+            ],
+            path: "Sources/RelayArenaHTTP"
+        ),
         // Benchmark scaffolding, in no library a user links. The malloc interposer counting the
         // process's allocations for the quick bench (linked into relay-arena only).
         .target(name: "CAllocationCounter", path: "CSources/CAllocationCounter"),
@@ -70,7 +95,8 @@ let package = Package(
         .executableTarget(
             name: "relay-arena",
             dependencies: [
-                "RelayArena", "RelayArenaCompiler", "RelayArenaWorkloads", "YajlBaseline", "CAllocationCounter",
+                "RelayArena", "RelayArenaCompiler", "RelayArenaHTTP", "RelayArenaWorkloads", "YajlBaseline",
+                "CAllocationCounter",
                 .product(
                     name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Compiler"])),
             ],
@@ -83,6 +109,20 @@ let package = Package(
             name: "RelayArenaTestSupport", dependencies: ["RelayArena", "RelayArenaCompiler", "RelayArenaWorkloads"],
             path: "Tests/RelayArenaTestSupport",
             resources: [.copy("Fixtures")]),
+        // A GraphQL server for the tests on loopback (Hummingbird + GraphQLSwift over the to-do
+        // schema), with canned and faulty routes. In no product: users never resolve Hummingbird.
+        .target(
+            name: "TodoServer",
+            dependencies: [
+                "RelayArenaWorkloads",
+                .product(name: "GraphQL", package: "GraphQL", condition: .when(traits: ["HTTP"])),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["HTTP"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["HTTP"])),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: .when(traits: ["HTTP"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["HTTP"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["HTTP"])),
+            ],
+            path: "Tests/TodoServer"),
         .testTarget(
             name: "RelayArenaTests",
             dependencies: ["RelayArena", "RelayArenaCompiler", "RelayArenaTestSupport", "RelayArenaWorkloads"],
@@ -95,8 +135,18 @@ let package = Package(
             name: "RelayArenaViewsTests", dependencies: ["RelayArena", "RelayArenaCompiler", "RelayArenaTestSupport"],
             path: "Tests/RelayArenaViewsTests", resources: [.process("Fixtures")]),
         .testTarget(
-            name: "RelayArenaCLITests", dependencies: ["RelayArenaTestSupport", "RelayArenaWorkloads", "relay-arena"],
+            name: "RelayArenaCLITests",
+            dependencies: ["RelayArenaTestSupport", "RelayArenaWorkloads", "TodoServer", "relay-arena"],
             path: "Tests/RelayArenaCLITests"),
+        .testTarget(
+            name: "RelayArenaHTTPTests",
+            dependencies: [
+                "RelayArena", "RelayArenaCompiler", "RelayArenaHTTP", "RelayArenaTestSupport", "RelayArenaWorkloads",
+                "TodoServer",
+                .product(
+                    name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["HTTP"])),
+            ],
+            path: "Tests/RelayArenaHTTPTests"),
     ],
     swiftLanguageModes: [.v6],
     cLanguageStandard: .gnu11

@@ -13,7 +13,8 @@ let package = Package(
     name: "RelayArenaBenchmarks",
     platforms: [.macOS(.v13)],
     dependencies: [
-        .package(name: "RelayArena", path: ".."),
+        // Compiler only: the benchmark support needs the compiler, nothing of the HTTP trait.
+        .package(name: "RelayArena", path: "..", traits: ["Compiler"]),
         .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: ["Ingest", "Refetch", "Reads"].map { name in

@@ -45,19 +45,26 @@ struct Normalize: ParsableCommand {
             ? try target.commit(handle: .standardInput, plan: plan, rootID: rootID, limits: limits)
             : try target.commit(fileAt: response, plan: plan, rootID: rootID, limits: limits)
         if printPeakRSS { FileHandle.standardError.write(Data("peak_rss_bytes: \(ownPeakRSS())\n".utf8)) }
-        if quiet && writeStore == nil && updatedIDs == nil { return }
-        // Outputs are produced only after everything succeeded.
-        var idsJSON = "["
-        for (i, id) in updated.enumerated() {
-            idsJSON += (i > 0 ? "," : "") + ReadValue.string(id).jsonText
-        }
-        idsJSON += "]\n"
-        if let updatedIDs { try writeAtomically(Array(idsJSON.utf8), to: updatedIDs) }
-        if let writeStore {
-            try writeAtomically(target.relayJSON() + [0x0A], to: writeStore)
-        } else if !quiet {
-            FileHandle.standardOutput.write(Data(target.relayJSON() + [0x0A]))
-        }
+        try writeResults(target, updated, writeStore: writeStore, updatedIDs: updatedIDs, quiet: quiet)
+    }
+}
+
+/// Writes a command's results (`normalize`, `fetch`) once everything succeeded: the updated data
+/// IDs to `updatedIDs`, the store as relay toJSON to `writeStore` or else stdout (unless quiet).
+func writeResults(
+    _ target: RecordStore, _ updated: UpdatedRecordIDs, writeStore: String?, updatedIDs: String?, quiet: Bool
+) throws {
+    if quiet && writeStore == nil && updatedIDs == nil { return }
+    var idsJSON = "["
+    for (i, id) in updated.enumerated() {
+        idsJSON += (i > 0 ? "," : "") + ReadValue.string(id).jsonText
+    }
+    idsJSON += "]\n"
+    if let updatedIDs { try writeAtomically(Array(idsJSON.utf8), to: updatedIDs) }
+    if let writeStore {
+        try writeAtomically(target.relayJSON() + [0x0A], to: writeStore)
+    } else if !quiet {
+        FileHandle.standardOutput.write(Data(target.relayJSON() + [0x0A]))
     }
 }
 

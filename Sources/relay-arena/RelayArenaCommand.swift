@@ -1,28 +1,43 @@
-// The `relay-arena` command: normalize responses into a store, read fragments back, benchmark.
-// Every failure prints one line on stderr and exits with status 1.
+// The `relay-arena` command: normalize responses into a store (from a file or fetched over HTTP),
+// read fragments back, benchmark. Every failure prints one line on stderr and exits with status 1.
 import ArgumentParser
 import Foundation
 import RelayArena
 import RelayArenaCompiler
 
 @main
-struct RelayArenaCommand: ParsableCommand {
+struct RelayArenaCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "relay-arena",
         abstract: "A Relay-style normalized GraphQL store in an arena: normalize, read, benchmark.",
-        subcommands: [Normalize.self, Read.self, Replay.self, Bench.self, Workload.self, Generate.self]
+        subcommands: subcommands
     )
 
+    /// `fetch` exists only with the `HTTP` trait (AsyncHTTPClient).
+    private static var subcommands: [any ParsableCommand.Type] {
+        #if HTTP
+            [Normalize.self, Fetch.self, Read.self, Replay.self, Bench.self, Workload.self, Generate.self]
+        #else
+            [Normalize.self, Read.self, Replay.self, Bench.self, Workload.self, Generate.self]
+        #endif
+    }
+
     /// Argument errors exit with 1 too (not ArgumentParser's 64): scripts check one status.
-    static func main() {
+    static func main() async {
         do {
             var command = try parseAsRoot()
-            try command.run()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
         } catch let error as CleanExit {
             exit(withError: error)
         } catch let error as RelayArenaError {
             fail(error.description)
         } catch let error as CompilerError {
+            fail(error.description)
+        } catch let error as FetchError {
             fail(error.description)
         } catch let error as ExitCode {
             Foundation.exit(error.rawValue)

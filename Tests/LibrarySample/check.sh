@@ -9,7 +9,8 @@ name="library sample"
 . "$here/../sample-checkout.sh"
 start=$(date +%s)
 swift build --package-path "$sample" --scratch-path "$scratch/build" --product LibrarySample
-# What a runtime-only user builds: no GraphQL parser, no argument parser, no benchmark scaffolding.
+# What a runtime-only user builds: no GraphQL parser, no argument parser, no SwiftNIO, no benchmark
+# scaffolding.
 # (SwiftPM 6.3 still resolves and pins GraphQL and swift-argument-parser: for a package it depends
 # on, it keeps every dependency that any of that package's products needs, here the compiler's and
 # the CLI's, not only those of the products used; `swift package show-dependencies` lists them.)
@@ -23,6 +24,14 @@ if printf '%s\n' "$modules" | grep -qviE '^(CRelayArena|RelayArena|LibrarySample
 fi
 resolved=$(swift package --package-path "$sample" --scratch-path "$scratch/build" show-dependencies --format flatlist)
 printf 'resolved: %s\n' "$(printf '%s\n' "$resolved" | tr '\n' ' ')"
+# Named, so that a failure says which: the compiler's parser (Compiler trait) and the HTTP stack
+# (HTTP trait: AsyncHTTPClient, SwiftNIO; Hummingbird, the tests' server).
+for dependency in graphql swift-argument-parser async-http-client swift-nio hummingbird; do
+    if printf '%s\n' "$resolved" | grep -qixF "$dependency"; then
+        echo "check.sh: a runtime-only package resolved $dependency (traits: [] should leave it out)" >&2
+        exit 1
+    fi
+done
 if printf '%s\n' "$resolved" | grep -qviE '^relay-arena$'; then
     echo "check.sh: a runtime-only package resolved more than RelayArena (traits: [] should leave GraphQL out)" >&2
     exit 1

@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 // A package using the RelayArenaGenerate build-tool plugin of this RelayArena checkout; `check.sh`
 // builds and runs it. Not part of the main package's build.
 import Foundation
@@ -11,7 +11,11 @@ import PackageDescription
 let root = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent().deletingLastPathComponent()
 let versioned = Context.environment["RELAY_ARENA_SAMPLE_URL"]
 let relayArena = versioned.map { URL(string: $0)!.lastPathComponent } ?? root.lastPathComponent
-let dependency: Package.Dependency = versioned.map { .package(url: $0, exact: "1.0.0") } ?? .package(path: root.path)
+// The plugin needs the Compiler trait only: leaving HTTP off spares its build AsyncHTTPClient and
+// SwiftNIO (relay-arena is built without `fetch`).
+let dependency: Package.Dependency =
+    versioned.map { .package(url: $0, exact: "1.0.0", traits: ["Compiler"]) }
+    ?? .package(path: root.path, traits: ["Compiler"])
 
 let package = Package(
     name: "PluginSample",

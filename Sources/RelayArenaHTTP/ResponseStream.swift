@@ -1,0 +1,191 @@
+// A response body as the runtime's ResponseBody takes it: AsyncHTTPClient's buffers handed over
+// one at a time by a pump task. The pump exists for the deadline: AHC's own deadline stops at the
+// head, and its body iterator can only be interrupted by cancelling the task that reads it, which
+// must not be the caller's. So the pump reads; a timer beside it cancels it at the deadline
+// (closing the connection) even while no byte arrives; the consumer takes what it hands over.
+#if HTTP
+    import AsyncHTTPClient
+    import NIOConcurrencyHelpers
+    import NIOCore
+    import NIOFoundationCompat
+    import RelayArena
+
+    /// The body's chunks: each a buffer's readable bytes as it came off the connection.
+    struct ResponseStream: AsyncSequence, Sendable {
+        typealias Element = ByteBufferView
+
+        private let pump: Pump
+
+        init(_ body: HTTPClientResponse.Body, exchange: Exchange) {
+            pump = Pump(body, exchange: exchange)
+        }
+
+        func makeAsyncIterator() -> AsyncIterator { AsyncIterator(pump: pump) }
+
+        struct AsyncIterator: AsyncIteratorProtocol {
+            let pump: Pump
+            mutating func next() async throws -> ByteBufferView? { try await pump.take()?.readableBytesView }
+        }
+    }
+
+    /// Owns the pump task; dropping the body (every reference to it) stops the transfer.
+    final class Pump: Sendable {
+        private let handoff: Handoff
+        private let exchange: Exchange
+        private let task: Task<Void, Never>
+
+        init(_ body: HTTPClientResponse.Body, exchange: Exchange) {
+            let handoff = Handoff()
+            self.handoff = handoff
+            self.exchange = exchange
+            task = Task {
+                await withTaskGroup(of: Void.self) { group in
+                    group.addTask { await Self.read(body, into: handoff, exchange: exchange) }
+                    if let deadline = exchange.deadline {
+                        group.addTask {
+                            // Cancelled (and so returns early) once the body is read.
+                            guard (try? await Task.sleep(until: deadline, clock: .continuous)) != nil else { return }
+                            handoff.fail(exchange.timeoutError())
+                        }
+                    }
+                    // The first to end, the body or the deadline, ends the other: cancelling the
+                    // read makes AHC close the connection.
+                    await group.next()
+                    group.cancelAll()
+                }
+            }
+        }
+
+        deinit { task.cancel() }
+
+        /// The next buffer, `nil` at the end. Cancelling the calling task stops the transfer.
+        func take() async throws -> ByteBuffer? {
+            try await withTaskCancellationHandler {
+                try await handoff.take()
+            } onCancel: { [handoff, exchange, task] in
+                handoff.fail(exchange.cancelledError())
+                task.cancel()
+            }
+        }
+
+        private static func read(_ body: HTTPClientResponse.Body, into handoff: Handoff, exchange: Exchange) async {
+            var received: UInt64 = 0
+            do {
+                for try await buffer in body {
+                    // Also checked here: a buffer that came in after the deadline, before the
+                    // timer's cancellation landed, is not handed over.
+                    if exchange.isPastDeadline {
+                        return handoff.fail(exchange.timeoutError())
+                    }
+                    received += UInt64(buffer.readableBytes)
+                    guard await handoff.put(buffer) else { return }
+                }
+                handoff.finish()
+            } catch {
+                // A body that broke off says where: the bytes that came before.
+                var failure = exchange.fetchError(for: error)
+                if failure.kind == .transport { failure.offset = received }
+                handoff.fail(failure)
+            }
+        }
+    }
+
+    /// A one-buffer rendezvous between the pump (put) and the consumer (take): the pump reads
+    /// one buffer ahead at most, so the body is never gathered; AHC's backpressure does the rest.
+    final class Handoff: Sendable {
+        private enum End {
+            case finished
+            case failed(FetchError)
+        }
+
+        private struct State {
+            var buffer: ByteBuffer?
+            var end: End?
+            /// The pump waiting for its buffer to be taken: resumed with `false` to stop.
+            var producer: CheckedContinuation<Bool, Never>?
+            /// The consumer waiting for a buffer or the end.
+            var consumer: CheckedContinuation<ByteBuffer?, any Error>?
+        }
+
+        private let state = NIOLockedValueBox(State())
+
+        /// Hands a buffer over and waits until it is taken; `false`: stop reading.
+        func put(_ buffer: ByteBuffer) async -> Bool {
+            await withCheckedContinuation { (producer: CheckedContinuation<Bool, Never>) in
+                enum Action {
+                    case deliver(CheckedContinuation<ByteBuffer?, any Error>)
+                    case stop
+                    case wait
+                }
+                let action = state.withLockedValue { s -> Action in
+                    if s.end != nil { return .stop }
+                    if let consumer = s.consumer {
+                        s.consumer = nil
+                        return .deliver(consumer)
+                    }
+                    // Resumed by take (true) or by the end (false), whichever comes first.
+                    s.buffer = buffer
+                    s.producer = producer
+                    return .wait
+                }
+                switch action {
+                case .deliver(let consumer):
+                    consumer.resume(returning: buffer)
+                    producer.resume(returning: true)
+                case .stop: producer.resume(returning: false)
+                case .wait: break
+                }
+            }
+        }
+
+        /// The body ended; the consumer gets `nil` after the last buffer.
+        func finish() { end(.finished) }
+
+        /// Fails the body (the first failure wins) and stops the pump.
+        func fail(_ error: FetchError) { end(.failed(error)) }
+
+        private func end(_ end: End) {
+            let (producer, consumer) = state.withLockedValue {
+                s -> (CheckedContinuation<Bool, Never>?, CheckedContinuation<ByteBuffer?, any Error>?) in
+                if s.end != nil { return (nil, nil) }
+                s.end = end
+                if case .failed = end { s.buffer = nil }
+                defer { (s.producer, s.consumer) = (nil, nil) }
+                return (s.producer, s.consumer)
+            }
+            producer?.resume(returning: false)
+            switch end {
+            case .finished: consumer?.resume(returning: nil)
+            case .failed(let error): consumer?.resume(throwing: error)
+            }
+        }
+
+        func take() async throws -> ByteBuffer? {
+            try await withCheckedThrowingContinuation { (consumer: CheckedContinuation<ByteBuffer?, any Error>) in
+                enum Action {
+                    case deliver(ByteBuffer, CheckedContinuation<Bool, Never>?)
+                    case end(End)
+                    case wait
+                }
+                let action = state.withLockedValue { s -> Action in
+                    if let buffer = s.buffer {
+                        s.buffer = nil
+                        defer { s.producer = nil }
+                        return .deliver(buffer, s.producer)
+                    }
+                    if let end = s.end { return .end(end) }
+                    s.consumer = consumer
+                    return .wait
+                }
+                switch action {
+                case .deliver(let buffer, let producer):
+                    producer?.resume(returning: true)
+                    consumer.resume(returning: buffer)
+                case .end(.finished): consumer.resume(returning: nil)
+                case .end(.failed(let error)): consumer.resume(throwing: error)
+                case .wait: break
+                }
+            }
+        }
+    }
+#endif

@@ -1,0 +1,55 @@
+// The README's HTTP example, run against the loopback server; a second test checks that the
+// README shows exactly this code (between the markers), so the two cannot drift apart.
+#if HTTP
+    import Foundation
+    import RelayArena
+    import RelayArenaHTTP
+    import TodoServer
+    import XCTest
+
+    final class ReadmeHTTPExampleTests: HTTPTestCase {
+        override var data: TodoData { .workload(todos: 60) }
+
+        func testFetchingExample() async throws {
+            let endpoint = server.url.absoluteString
+            let token = "t0k3n"
+            let query = ToDoDocuments.operation("TodoListQuery")
+            let store = RecordStore()
+
+            // README:begin
+            let network = HTTPNetwork(endpoint: endpoint, headers: [("Authorization", "Bearer \(token)")])
+            let request = GraphQLRequest(operation: query, variables: ["first": .int(50)])
+            let response = try await network.execute(request, options: RequestOptions(timeout: .seconds(30)))
+            guard (200..<300).contains(response.status) else {  // the status is the caller's to judge
+                throw FetchError(kind: .status(response.status), operation: request.name, message: "HTTP error")
+            }
+            let plan = try NormalizationPlan(operation: query, variables: request.variables)
+            let normalizer = try ResponseNormalizer(plan: plan)
+            for try await chunk in response.body {  // the buffers as they arrive
+                try chunk.withUnsafeBytes { try normalizer.feed($0) }
+            }
+            let updated = try store.publish(normalizer.finish())
+            // README:end
+
+            // root, user, connection, pageInfo, 50 edges and 50 todos of the 60
+            XCTAssertEqual(updated.count, 104)
+            XCTAssertEqual(server.requests.last?.header("Authorization"), "Bearer t0k3n")
+        }
+
+        func testReadmeShowsThisExample() throws {
+            let here = URL(fileURLWithPath: #filePath)
+            let readme = try String(
+                contentsOf: here.deletingLastPathComponent().deletingLastPathComponent()
+                    .deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
+            let source = try String(contentsOf: here, encoding: .utf8)
+            guard let begin = source.range(of: "// README:begin\n"),
+                let end = source.range(of: "            // README:end")
+            else { return XCTFail("markers missing") }
+            let body = source[begin.upperBound..<end.lowerBound].split(
+                separator: "\n", omittingEmptySubsequences: false
+            )
+            .map { $0.hasPrefix("            ") ? String($0.dropFirst(12)) : String($0) }.joined(separator: "\n")
+            XCTAssertTrue(readme.contains(body), "README.md must contain the HTTP example exactly as tested:\n\(body)")
+        }
+    }
+#endif
