@@ -99,6 +99,10 @@ let package = Package(
                 "CAllocationCounter",
                 .product(
                     name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Compiler"])),
+                // The quick bench's loopback server for the fetch figure (Bench's CannedServer).
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["HTTP"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["HTTP"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["HTTP"])),
             ],
             path: "Sources/relay-arena"
         ),
@@ -132,7 +136,10 @@ let package = Package(
             name: "RelayArenaCompilerTests", dependencies: ["RelayArenaCompiler", "RelayArenaTestSupport"],
             path: "Tests/RelayArenaCompilerTests"),
         .testTarget(
-            name: "RelayArenaViewsTests", dependencies: ["RelayArena", "RelayArenaCompiler", "RelayArenaTestSupport"],
+            name: "RelayArenaViewsTests",
+            dependencies: [
+                "RelayArena", "RelayArenaCompiler", "RelayArenaHTTP", "RelayArenaTestSupport", "TodoServer",
+            ],
             path: "Tests/RelayArenaViewsTests", resources: [.process("Fixtures")]),
         .testTarget(
             name: "RelayArenaCLITests",

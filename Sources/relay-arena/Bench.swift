@@ -142,6 +142,11 @@ struct Bench: ParsableCommand {
 
         let long = longTextMB > 0 ? try longText() : nil
 
+        #if HTTP
+            progress("fetch over loopback HTTP vs normalize from a file (child processes, \(repetitions) rounds)")
+            let fetched = try fetchFigures(first)
+        #endif
+
         progress("notifications: a fragment model per todo, refetches with 1% and 10% changed and identical")
         let notes = try MainActor.assumeIsolated { try notifications(first: first, changed10: changed10) }
 
@@ -176,6 +181,13 @@ struct Bench: ParsableCommand {
             ("refetch_identical_no_models_seconds", fmt(notes.identicalNone), nil),
             ("refetch_identical_models_called", String(notes.identicalCalled), nil),
         ]
+        #if HTTP
+            rows += [
+                ("fetch_seconds", fmt(fetched.fetchSeconds), nil),
+                ("fetch_normalize_file_seconds", fmt(fetched.normalizeSeconds), nil),
+                ("fetch_peak_rss_growth_bytes", fetched.peakGrowth.map { String($0) } ?? "null", nil),
+            ]
+        #endif
         if let long {
             rows += [
                 ("long_text_bytes", String(long.textBytes), nil),
@@ -209,6 +221,14 @@ struct Bench: ParsableCommand {
                 "streaming from a file: peak RSS above the process's own \(peakRSS.baseline / 1_000_000) MB / store bytes: \(fmt(Double(peakRSS.peak - peakRSS.baseline) / Double(store.arenaBytes)))×"
             )
         }
+        #if HTTP
+            print(
+                "fetch over loopback HTTP / normalize from a file (whole processes): \(fmt(fetched.fetchSeconds / fetched.normalizeSeconds))×"
+                    + (fetched.peakGrowth.map {
+                        "; fetch peak RSS growth / store bytes: \(fmt(Double($0) / Double(store.arenaBytes)))×"
+                    } ?? "")
+            )
+        #endif
         print(
             "notification work, 1% changed: \(todos) models / the \(notes.called1) on changed todos: \(fmt(notes.notify1All / notes.notify1Changed))×; "
                 + "refetch 10% end to end, \(todos) models / none: \(fmt(notes.refetch10All / notes.refetch10None))×; "

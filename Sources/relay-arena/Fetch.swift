@@ -35,6 +35,9 @@
         @Flag(help: "Fetch, normalize and publish but print nothing on stdout (files asked for are still written).")
         var quiet = false
 
+        @Flag(name: .customLong("print-peak-rss"), help: .hidden)
+        var printPeakRSS = false
+
         func validate() throws {
             if let timeout, !(timeout > 0 && timeout.isFinite) {
                 throw ValidationError("--timeout must be a positive number of seconds")
@@ -74,7 +77,9 @@
             } catch let error as RelayArenaError where error.code == .invalidResponse {
                 throw Self.graphQLErrors(start, operation: request.name) ?? error
             }
-            let updated = try target.publish(payload)
+            // Into a new store, as `normalize` does: the store takes the payload's arena whole.
+            let updated = try store == nil ? target.publishConsuming(payload) : target.publish(payload)
+            if printPeakRSS { FileHandle.standardError.write(Data("peak_rss_bytes: \(ownPeakRSS())\n".utf8)) }
             try writeResults(target, updated, writeStore: writeStore, updatedIDs: updatedIDs, quiet: quiet)
         }
 

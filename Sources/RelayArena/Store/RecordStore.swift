@@ -116,7 +116,7 @@ public final class RecordStore: @unchecked Sendable {
     }
 
     /// Publishes a payload no one else holds: a new store takes its arena instead of copying it.
-    func publishConsuming(_ payload: NormalizedPayload) throws -> UpdatedRecordIDs {
+    package func publishConsuming(_ payload: NormalizedPayload) throws -> UpdatedRecordIDs {
         try merge(payload, consuming: true)
     }
 

@@ -1,0 +1,74 @@
+// The quick bench's fetch figure: the to-do list over loopback HTTP through AsyncHTTPClient into an
+// empty store (`relay-arena fetch` against CannedServer), against ingesting the same bytes from a
+// file (`relay-arena normalize`), both whole child processes timed alike; and the fetching
+// child's peak memory against the store.
+#if HTTP
+    import Foundation
+    import RelayArena
+    import RelayArenaWorkloads
+
+    extension Bench {
+        struct FetchFigures {
+            var fetchSeconds = Double.infinity
+            var normalizeSeconds = Double.infinity
+            /// The fetching child's peak RSS above that of a child fetching a one-todo list.
+            var peakGrowth: Int?
+        }
+
+        func fetchFigures(_ response: [UInt8]) throws -> FetchFigures {
+            let server = try CannedServer(body: response)
+            let small = try CannedServer(body: TodoListWorkload(todos: 1).response())
+            defer {
+                server.stop()
+                small.stop()
+            }
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("relay-arena-fetch-\(getpid())")
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let file = dir.appendingPathComponent("response.json")
+            try Data(response).write(to: file)
+            let documents = [
+                "--schema", TodoListDocuments.schemaURL.path, "--document", TodoListDocuments.queryURL.path,
+            ]
+            let variables = ["--variables", "{\"first\":\(todos)}"]
+            var figures = FetchFigures()
+            var peak: Int?
+            for _ in 0..<repetitions {
+                let fetch = try child(
+                    ["fetch", "--endpoint", server.url] + documents + variables + ["--quiet", "--print-peak-rss"],
+                    in: dir)
+                figures.fetchSeconds = min(figures.fetchSeconds, fetch.seconds)
+                peak = fetch.peak
+                let normalize = try child(["normalize"] + documents + variables + ["--quiet", file.path], in: dir)
+                figures.normalizeSeconds = min(figures.normalizeSeconds, normalize.seconds)
+            }
+            let baseline = try child(
+                ["fetch", "--endpoint", small.url] + documents + [
+                    "--variables", #"{"first":1}"#, "--quiet", "--print-peak-rss",
+                ],
+                in: dir)
+            if let peak, let base = baseline.peak { figures.peakGrowth = peak - base }
+            return figures
+        }
+
+        /// Runs this executable with `arguments`; its wall time and, when it prints one, its peak RSS.
+        private func child(_ arguments: [String], in dir: URL) throws -> (seconds: Double, peak: Int?) {
+            let errURL = dir.appendingPathComponent("stderr")
+            _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            process.arguments = arguments
+            process.standardError = try FileHandle(forWritingTo: errURL)
+            let start = DispatchTime.now().uptimeNanoseconds
+            try process.run()
+            process.waitUntilExit()
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            let text = (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
+            guard process.terminationStatus == 0 else {
+                throw RelayArenaError(code: .io, message: "relay-arena \(arguments[0]) failed: \(text)")
+            }
+            let line = text.split(separator: "\n").first { $0.hasPrefix("peak_rss_bytes: ") }
+            return (seconds, line.flatMap { Int($0.dropFirst("peak_rss_bytes: ".count)) })
+        }
+    }
+#endif

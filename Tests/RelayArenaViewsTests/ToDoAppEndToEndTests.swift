@@ -1,0 +1,88 @@
+// The seeds' to-do app end to end: the screen's environment fetches over HTTP from the to-do
+// schema executed by GraphQLSwift on loopback, a plain `changeTodoStatus` mutation notifies only
+// the changed item's model, and one item refetches itself.
+#if HTTP
+    import Foundation
+    import RelayArena
+    import RelayArenaCompiler
+    import RelayArenaHTTP
+    import RelayArenaTestSupport
+    import TodoServer
+    import XCTest
+
+    @MainActor
+    final class ToDoAppEndToEndTests: XCTestCase {
+        nonisolated static let mutations = try! Compiler(
+            schema: GraphQLSourceFile(name: "todo.graphql", text: Fixtures.text("todo.graphql"))
+        ).compile([
+            GraphQLSourceFile(
+                name: "mutations.graphql",
+                text: """
+                    mutation ChangeTodoStatusMutation($input: ChangeTodoStatusInput!) {
+                      changeTodoStatus(input: $input) { todo { id complete } }
+                    }
+                    mutation RenameTodoMutation($input: RenameTodoInput!) {
+                      renameTodo(input: $input) { todo { id } }
+                    }
+                    """)
+        ]).operations
+
+        func testToDoAppAgainstTheServer() async throws {
+            let server = try await TodoServer.start(
+                data: TodoData(users: [
+                    .init(
+                        userId: "me",
+                        todos: [
+                            .init(key: 0, text: "Taste JavaScript", complete: true),
+                            .init(key: 1, text: "Buy a unicorn", complete: false),
+                        ])
+                ]))
+            let environment = Environment(network: HTTPNetwork(endpoint: server.url))
+            let screen = ToDoScreen(environment: environment)
+            await screen.load()
+            XCTAssertEqual(screen.render(), ["[x] Taste JavaScript", "[ ] Buy a unicorn"])
+
+            // changeTodoStatus on the second item: its model, and only its, hears of it.
+            let change = try XCTUnwrap(Self.mutations["ChangeTodoStatusMutation"])
+            let input: JSONValue = .object([
+                JSONMember("id", .string("VG9kbzox")), JSONMember("complete", .bool(true)),
+                JSONMember("userId", .string("me")),
+            ])
+            let result = try await environment.commitMutation(change, variables: ["input": input])
+            XCTAssertEqual(result.data?["changeTodoStatus"]?["todo"]?["complete"], .bool(true))
+            XCTAssertEqual(screen.rows.map(\.updates), [0, 1])
+            XCTAssertEqual(screen.render(), ["[x] Taste JavaScript", "[x] Buy a unicorn"])
+
+            // The server renames the first item (the response selects only its id: the store
+            // does not know); a refetch of that item brings the new text, to its model alone.
+            let rename = try XCTUnwrap(Self.mutations["RenameTodoMutation"])
+            _ = try await environment.commitMutation(
+                rename,
+                variables: [
+                    "input": .object([
+                        JSONMember("id", .string("VG9kbzow")), JSONMember("text", .string("Taste Swift")),
+                    ])
+                ])
+            XCTAssertEqual(screen.rows.map(\.updates), [0, 1])
+            let item = RefetchableFragmentModel(
+                environment: environment,
+                pointer: FragmentPointer<ToDoRefetch_todo>(
+                    dataID: "VG9kbzow", owner: FragmentOwner(operation: ToDoItemPreviewQuery.artifact, variables: [:])))
+            XCTAssertEqual(item.data?["text"], .string("Taste JavaScript"))
+            try await item.refetch(fetchPolicy: .networkOnly)
+            XCTAssertEqual(item.data?["text"], .string("Taste Swift"))
+            XCTAssertEqual(item.fragment.pointer.owner?.name, "ToDoRefetchQuery")
+            XCTAssertEqual(screen.rows.map(\.updates), [1, 1])
+            XCTAssertEqual(screen.render(), ["[x] Taste Swift", "[x] Buy a unicorn"])
+
+            // What went over the wire: the list query, the two mutations, the refetch query.
+            let names = server.requests.compactMap { request -> String? in
+                let body = try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any]
+                return body?["operationName"] as? String
+            }
+            XCTAssertEqual(
+                names, ["ToDoItemPreviewQuery", "ChangeTodoStatusMutation", "RenameTodoMutation", "ToDoRefetchQuery"])
+            await server.stop()
+        }
+    }
+#endif
