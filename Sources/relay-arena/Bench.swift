@@ -183,6 +183,8 @@ struct Bench: ParsableCommand {
         ]
         #if HTTP
             rows += [
+                ("fetch_in_process_seconds", fmt(fetched.inProcessSeconds), nil),
+                ("fetch_from_memory_seconds", fmt(fetched.fromMemorySeconds), nil),
                 ("fetch_seconds", fmt(fetched.fetchSeconds), nil),
                 ("fetch_normalize_file_seconds", fmt(fetched.normalizeSeconds), nil),
                 ("fetch_peak_rss_growth_bytes", fetched.peakGrowth.map { String($0) } ?? "null", nil),
@@ -223,7 +225,8 @@ struct Bench: ParsableCommand {
         }
         #if HTTP
             print(
-                "fetch over loopback HTTP / normalize from a file (whole processes): \(fmt(fetched.fetchSeconds / fetched.normalizeSeconds))×"
+                "fetch over loopback HTTP / ingest from memory: \(fmt(fetched.inProcessSeconds / fetched.fromMemorySeconds))×; "
+                    + "relay-arena fetch / normalize of a file (whole processes): \(fmt(fetched.fetchSeconds / fetched.normalizeSeconds))×"
                     + (fetched.peakGrowth.map {
                         "; fetch peak RSS growth / store bytes: \(fmt(Double($0) / Double(store.arenaBytes)))×"
                     } ?? "")

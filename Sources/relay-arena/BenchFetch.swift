@@ -5,10 +5,15 @@
 #if HTTP
     import Foundation
     import RelayArena
+    import RelayArenaHTTP
     import RelayArenaWorkloads
 
     extension Bench {
         struct FetchFigures {
+            /// In this process: HTTPNetwork → ResponseNormalizer → a new store, vs `commit(response:)`.
+            var inProcessSeconds = Double.infinity
+            var fromMemorySeconds = Double.infinity
+            /// Whole child processes: `relay-arena fetch` vs `relay-arena normalize` of a file.
             var fetchSeconds = Double.infinity
             var normalizeSeconds = Double.infinity
             /// The fetching child's peak RSS above that of a child fetching a one-todo list.
@@ -33,7 +38,29 @@
             let variables = ["--variables", "{\"first\":\(todos)}"]
             var figures = FetchFigures()
             var peak: Int?
+            let plan = try TodoListSetup.plan(todos: todos)
+            let network = HTTPNetwork(endpoint: server.url)
+            let request = GraphQLRequest(
+                operation: try TodoListSetup.operation(), variables: ["first": .int(Int64(todos))])
+            let size = response.count
             for _ in 0..<repetitions {
+                let fetched = try Self.blocking {
+                    let start = DispatchTime.now().uptimeNanoseconds
+                    let answer = try await network.execute(request, options: RequestOptions())
+                    let normalizer = try ResponseNormalizer(plan: plan, expectedBytes: size)
+                    for try await chunk in answer.body { try chunk.withUnsafeBytes { try normalizer.feed($0) } }
+                    let store = RecordStore()
+                    let count = try store.publishConsuming(normalizer.finish()).count
+                    return (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, count)
+                }
+                figures.inProcessSeconds = min(figures.inProcessSeconds, fetched.0)
+                let start = DispatchTime.now().uptimeNanoseconds
+                let count = try RecordStore().commit(response: response, plan: plan).count
+                figures.fromMemorySeconds = min(
+                    figures.fromMemorySeconds, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+                guard count == fetched.1 else {
+                    throw RelayArenaError(code: .misuse, message: "fetched \(fetched.1) records, ingested \(count)")
+                }
                 let fetch = try child(
                     ["fetch", "--endpoint", server.url] + documents + variables + ["--quiet", "--print-peak-rss"],
                     in: dir)
@@ -49,6 +76,21 @@
                 in: dir)
             if let peak, let base = baseline.peak { figures.peakGrowth = peak - base }
             return figures
+        }
+
+        /// Runs `body` on the concurrency pool and waits for it (the bench is synchronous; nothing
+        /// here needs the main actor, so blocking the main thread cannot deadlock).
+        static func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+            let box = ResultBox<T>()
+            let done = DispatchSemaphore(value: 0)
+            Task.detached {
+                do { box.result = Result<T, any Error>.success(try await body()) } catch {
+                    box.result = Result<T, any Error>.failure(error)
+                }
+                done.signal()
+            }
+            done.wait()
+            return try box.result!.get()
         }
 
         /// Runs this executable with `arguments`; its wall time and, when it prints one, its peak RSS.
@@ -70,5 +112,9 @@
             let line = text.split(separator: "\n").first { $0.hasPrefix("peak_rss_bytes: ") }
             return (seconds, line.flatMap { Int($0.dropFirst("peak_rss_bytes: ".count)) })
         }
+    }
+    /// Where `Bench.blocking` leaves its result (written by the task before it signals).
+    final class ResultBox<T>: @unchecked Sendable {
+        var result: Result<T, any Error>?
     }
 #endif
