@@ -84,5 +84,47 @@
                 names, ["ToDoItemPreviewQuery", "ChangeTodoStatusMutation", "RenameTodoMutation", "ToDoRefetchQuery"])
             await server.stop()
         }
+        /// Each fault of a real server, through the environment: a FetchError saying what, the
+        /// store as it was, no model notified, and no request left in flight.
+        func testServerFaultsPublishNothing() async throws {
+            let server = try await TodoServer.start(
+                data: TodoData(users: [.init(userId: "me", todos: [.init(key: 0, text: "Milk", complete: false)])]))
+            let good = Environment(network: HTTPNetwork(endpoint: server.url))
+            let screen = ToDoScreen(environment: good)
+            await screen.load()
+            XCTAssertEqual(screen.render(), ["[ ] Milk"])
+            let before = good.store.relayJSON()
+            let faults: [(URL, (FetchError) -> Bool)] = [
+                (server.url("status/500"), { $0.kind == .status(500) }),
+                (server.url("not-json"), { $0.kind == .invalidResponse && $0.offset != nil }),
+                (server.url("graphql-errors"), { $0.kind == .graphQLErrors }),
+                (server.faultURL(.drop), { $0.kind == .transport }),
+                (server.faultURL(.cutOff), { $0.kind == .transport || $0.kind == .invalidResponse }),
+                (server.faultURL(.trickle), { $0.kind == .timeout }),
+                (URL(string: "http://127.0.0.1:1/graphql")!, { $0.kind == .transport }),
+            ]
+            for (url, expected) in faults {
+                // Same store, another network: what a failed request would have published.
+                let environment = Environment(
+                    network: HTTPNetwork(endpoint: url), store: good.store,
+                    requestOptions: RequestOptions(timeout: .milliseconds(500)))
+                var notified = 0
+                let (_, id) = environment.subscribe(
+                    .operation(ToDoItemPreviewQuery.artifact, variables: [:])
+                ) { _ in notified += 1 }
+                do {
+                    _ = try await environment.fetchQuery(ToDoItemPreviewQuery(), fetchPolicy: .networkOnly)
+                    XCTFail("\(url) did not fail")
+                } catch let error as FetchError {
+                    XCTAssertTrue(expected(error), "\(url): \(error)")
+                }
+                environment.unsubscribe(id)
+                XCTAssertEqual(notified, 0, "\(url)")
+                XCTAssertEqual(environment.requestsInFlight, 0, "\(url)")
+                XCTAssertEqual(good.store.relayJSON(), before, "\(url) changed the store")
+            }
+            XCTAssertEqual(screen.rows.map(\.updates), [0])
+            await server.stop()
+        }
     }
 #endif
