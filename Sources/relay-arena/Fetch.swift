@@ -23,14 +23,7 @@
         @Option(help: "Seconds the whole request may take, the body's last byte included (as curl's --max-time).")
         var timeout: Double?
 
-        @Option(help: "Load the store to merge into from relay toJSON JSON.")
-        var store: String?
-
-        @Option(name: .customLong("write-store"), help: "Write the resulting store here instead of stdout.")
-        var writeStore: String?
-
-        @Option(name: .customLong("updated-ids"), help: "Write the updated data IDs here as a JSON array.")
-        var updatedIDs: String?
+        @OptionGroup var stores: StoreOptions
 
         @Flag(help: "Fetch, normalize and publish but print nothing on stdout (files asked for are still written).")
         var quiet = false
@@ -51,7 +44,7 @@
             let (_, operation, variables) = try documents.compile()
             let request = GraphQLRequest(operation: operation, variables: variables)
             let plan = try NormalizationPlan(operation: operation, variables: request.variables)
-            let target = try store.map { try RecordStore(relayJSON: readBytes($0)) } ?? RecordStore()
+            let target = try stores.load()
             let options = RequestOptions(
                 headers: headers.compactMap(Self.parse(header:)),
                 timeout: timeout.map { .nanoseconds(Int64(($0 * 1e9).rounded())) })
@@ -78,9 +71,10 @@
                 throw Self.graphQLErrors(start, operation: request.name) ?? error
             }
             // Into a new store, as `normalize` does: the store takes the payload's arena whole.
-            let updated = try store == nil ? target.publishConsuming(payload) : target.publish(payload)
+            let updated = try stores.store == nil ? target.publishConsuming(payload) : target.publish(payload)
             if printPeakRSS { FileHandle.standardError.write(Data("peak_rss_bytes: \(ownPeakRSS())\n".utf8)) }
-            try writeResults(target, updated, writeStore: writeStore, updatedIDs: updatedIDs, quiet: quiet)
+            try writeResults(
+                target, updated, writeStore: stores.writeStore, updatedIDs: stores.updatedIDs, quiet: quiet)
         }
 
         static let errorsKept = 64 * 1024

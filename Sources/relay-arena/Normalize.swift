@@ -13,14 +13,7 @@ struct Normalize: ParsableCommand {
     @Option(name: .customLong("root-id"), help: "Data ID of the root record (a mutation's client:local:N).")
     var rootID: String = RecordStore.rootID
 
-    @Option(help: "Load the store to merge into from relay toJSON JSON.")
-    var store: String?
-
-    @Option(name: .customLong("write-store"), help: "Write the resulting store here instead of stdout.")
-    var writeStore: String?
-
-    @Option(name: .customLong("updated-ids"), help: "Write the updated data IDs here as a JSON array.")
-    var updatedIDs: String?
+    @OptionGroup var stores: StoreOptions
 
     @Option(name: .customLong("max-bytes"), help: "The largest response accepted, in bytes (default 1 GiB).")
     var maxBytes: UInt64 = NormalizationLimits.defaultMaxBytes
@@ -38,14 +31,14 @@ struct Normalize: ParsableCommand {
     func run() throws {
         let (_, operation, variables) = try documents.compile()
         let plan = try NormalizationPlan(operation: operation, variables: variables)
-        let target = try store.map { try RecordStore(relayJSON: readBytes($0)) } ?? RecordStore()
+        let target = try stores.load()
         let limits = NormalizationLimits(maxBytes: maxBytes)
         let updated =
             response == "-"
             ? try target.commit(handle: .standardInput, plan: plan, rootID: rootID, limits: limits)
             : try target.commit(fileAt: response, plan: plan, rootID: rootID, limits: limits)
         if printPeakRSS { FileHandle.standardError.write(Data("peak_rss_bytes: \(ownPeakRSS())\n".utf8)) }
-        try writeResults(target, updated, writeStore: writeStore, updatedIDs: updatedIDs, quiet: quiet)
+        try writeResults(target, updated, writeStore: stores.writeStore, updatedIDs: stores.updatedIDs, quiet: quiet)
     }
 }
 
@@ -76,4 +69,21 @@ func ownPeakRSS() -> Int {
         let kb = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
     else { return 0 }
     return kb * 1024
+}
+
+/// The store a command starts from and where its results go (`normalize`, `fetch`).
+struct StoreOptions: ParsableArguments {
+    @Option(help: "Load the store to merge into from relay toJSON JSON.")
+    var store: String?
+
+    @Option(name: .customLong("write-store"), help: "Write the resulting store here instead of stdout.")
+    var writeStore: String?
+
+    @Option(name: .customLong("updated-ids"), help: "Write the updated data IDs here as a JSON array.")
+    var updatedIDs: String?
+
+    /// The `--store` file's store, or a new one.
+    func load() throws -> RecordStore {
+        try store.map { try RecordStore(relayJSON: readBytes($0)) } ?? RecordStore()
+    }
 }
