@@ -105,6 +105,17 @@ final class StoreSubscriptionsTests: XCTestCase {
         subs.notify(try publish(store, "UserQuery", ["id": .string("4")], #"{"user":{"id":"4","name":"B"}}"#))
         XCTAssertEqual(calls, [1, 2, 4])
         XCTAssertEqual(subs.count, 3)
+        // The record's index holds the rest whichever ended first, the first made or the last.
+        calls = []
+        subs.unsubscribe(ids[4])
+        subs.notify(try publish(store, "UserQuery", ["id": .string("4")], #"{"user":{"id":"4","name":"C"}}"#))
+        XCTAssertEqual(calls, [1, 2])
+        calls = []
+        subs.unsubscribe(ids[1])
+        subs.unsubscribe(ids[2])
+        subs.notify(try publish(store, "UserQuery", ["id": .string("4")], #"{"user":{"id":"4","name":"D"}}"#))
+        XCTAssertEqual(calls, [])
+        XCTAssertEqual(subs.lastReReadCount, 0)
     }
 
     /// The cost follows what changed: with many subscriptions on other records, a publish that

@@ -174,13 +174,19 @@ final class EnvironmentTests: XCTestCase {
         } onChange: {
             fired.mark("second")
         }
+        withObservationTracking {
+            _ = first.updates  // the change count is observed with the data it counts
+        } onChange: {
+            fired.mark("first updates")
+        }
         try environment.commitPayload(CurrentUserToDoListQuery.artifact, response: Array(Payloads.currentUser.utf8))
         XCTAssertEqual(fired.names, [])
         try environment.commitPayload(
             ToDoRefetchQuery.artifact, variables: ["id": .string("VG9kbzow")],
             response: Array(
                 #"{"data":{"node":{"__typename":"Todo","id":"VG9kbzow","text":"Taste Swift","complete":true}}}"#.utf8))
-        XCTAssertEqual(fired.names, ["first"])
+        XCTAssertEqual(fired.names.sorted(), ["first", "first updates"])
+        XCTAssertEqual([first.updates, second.updates], [1, 0])
     }
 
     func testQueryModelLoadsThenFollowsTheStore() async throws {

@@ -62,6 +62,8 @@ enum {
 static inline unsigned ra_value_tag(uint64_t v) { return (unsigned)(v >> 60); }
 static inline uint64_t ra_value_payload(uint64_t v) { return v & 0x0FFFFFFFFFFFFFFFull; }
 static inline int64_t ra_value_int(uint64_t v) { return ((int64_t)(v << 4)) >> 4; }
+/// Asks for the cache line at `p` ahead of use (Swift has no prefetch of its own).
+static inline void ra_prefetch(const void *_Nullable p) { if (p) __builtin_prefetch(p); }
 
 typedef struct ra_bytes_ref {
     const uint8_t *_Nullable ptr;

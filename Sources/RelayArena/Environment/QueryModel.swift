@@ -108,9 +108,20 @@ public final class QueryModel<O: GraphQLOperation> {
 @Observable
 public final class FragmentState {
     public internal(set) var snapshot: ReadResult
-    /// How many times the data changed since the model was made (a cheap change signal).
-    public internal(set) var updates = 0
+    /// How many times the data changed since the model was made (a cheap change signal). It
+    /// changes only with `snapshot`, so it is observed through it: one mutation a change, not two.
+    @ObservationIgnored private var count = 0
+    public var updates: Int {
+        access(keyPath: \.snapshot)
+        return count
+    }
     init(_ snapshot: ReadResult) { self.snapshot = snapshot }
+
+    /// Shows `next`: one observed mutation.
+    func update(_ next: ReadResult) {
+        count += 1
+        snapshot = next
+    }
 }
 
 /// A fragment's data at a pointer, following the store: `snapshot` changes only when a publish
@@ -143,18 +154,18 @@ public final class FragmentModel<F: Fragment> {
     public func repoint(_ pointer: FragmentPointer<F>) {
         environment.unsubscribe(subscription)
         self.pointer = pointer
-        (state.snapshot, subscription) = Self.attach(environment, state, pointer)
-        state.updates += 1
+        let (snapshot, id) = Self.attach(environment, state, pointer)
+        subscription = id
+        state.update(snapshot)
     }
 
     private static func attach(_ environment: Environment, _ state: FragmentState, _ pointer: FragmentPointer<F>)
         -> (ReadResult, SubscriptionID)
     {
-        environment.subscribe(.fragment(pointer)) { [weak state] result in
-            guard let state else { return }
-            state.snapshot = result
-            state.updates += 1
-        }
+        // The state is held strongly: the model ends the subscription when it goes, and the
+        // state holds nothing back, so there is no cycle (and no weak reference to load on
+        // every notification).
+        environment.subscribe(.fragment(pointer)) { result in state.update(result) }
     }
 
     /// Typed access to the data under a store snapshot (the view must not escape `body`).

@@ -2,6 +2,8 @@
 // subscriptions that saw an updated record, found through a map from record to subscriptions, so
 // its cost follows the updated records and the subscriptions they touch, not how many there are.
 
+internal import CRelayArena
+
 /// A handle that ends a subscription; ending it twice does nothing (relay's `dispose`).
 public struct SubscriptionID: Hashable, Sendable, Comparable {
     let raw: Int
@@ -13,7 +15,11 @@ public struct SubscriptionID: Hashable, Sendable, Comparable {
 public final class StoreSubscriptions {
     public typealias Callback = (ReadResult) -> Void
 
-    struct Entry {
+    /// An object, not a struct in the array: a notification touches it in place, where copying
+    /// a struct out of the array retains and releases everything it holds (with 100k
+    /// subscriptions, each of those a cache miss).
+    final class Entry {
+        let id: Int
         var selector: ReadSelector
         var snapshot: ReadResult
         let callback: Callback
@@ -21,15 +27,29 @@ public final class StoreSubscriptions {
         var symbols: [UInt32]
         /// Seen data IDs the store has no symbol for yet: re-read when any of them appears.
         var absent: [String]
+
+        init(
+            id: Int, selector: ReadSelector, snapshot: ReadResult, callback: @escaping Callback, symbols: [UInt32],
+            absent: [String]
+        ) {
+            self.id = id
+            self.selector = selector
+            self.snapshot = snapshot
+            self.callback = callback
+            self.symbols = symbols
+            self.absent = absent
+        }
     }
 
     public let store: RecordStore
     /// By subscription number (numbers are never reused; an ended one is nil).
     private var entries: [Entry?] = []
     private var live = 0
-    /// Store symbol of a seen record → the subscriptions that saw it (symbols are dense small
-    /// integers, so an array, not a hash table).
-    private var bySymbol: [[Int]] = []
+    /// Store symbol of a seen record → the first subscription that saw it, or -1 (symbols are
+    /// dense small integers, so a flat array: one cache line to find a record's subscriber, not an
+    /// array object a symbol); further subscriptions that saw it are in `moreBySymbol`.
+    private var bySymbol: [Int32] = []
+    private var moreBySymbol: [UInt32: [Int]] = [:]
     /// Seen data IDs not yet in the store → the subscriptions that saw them.
     private var byAbsentID: [String: Set<Int>] = [:]
     /// Subscriptions whose selector changed since the last `notify` (relay's `stale`).
@@ -55,7 +75,8 @@ public final class StoreSubscriptions {
         let entry = store.withSnapshot { s -> Entry in
             let snapshot = selector.read(s)
             let (symbols, absent) = Self.resolve(snapshot.seenRecords, s)
-            return Entry(selector: selector, snapshot: snapshot, callback: callback, symbols: symbols, absent: absent)
+            return Entry(
+                id: id, selector: selector, snapshot: snapshot, callback: callback, symbols: symbols, absent: absent)
         }
         entries.append(entry)
         live += 1
@@ -76,8 +97,8 @@ public final class StoreSubscriptions {
     /// re-reads it with the new selector whatever that publish updated, and calls it if its data
     /// changed (relay's re-render with the new fragment reference).
     public func repoint(_ id: SubscriptionID, to selector: ReadSelector) {
-        guard id.raw >= 0, id.raw < entries.count, entries[id.raw] != nil else { return }
-        entries[id.raw]!.selector = selector
+        guard id.raw >= 0, id.raw < entries.count, let entry = entries[id.raw] else { return }
+        entry.selector = selector
         stalled.insert(id.raw)
     }
 
@@ -102,7 +123,9 @@ public final class StoreSubscriptions {
         let symbols = updated.symbols
         for i in 0..<symbols.count {
             let sym = Int(symbols[i])
-            if sym < bySymbol.count, !bySymbol[sym].isEmpty { affected.formUnion(bySymbol[sym]) }
+            guard sym < bySymbol.count, bySymbol[sym] >= 0 else { continue }
+            affected.insert(Int(bySymbol[sym]))
+            if !moreBySymbol.isEmpty, let more = moreBySymbol[symbols[i]] { affected.formUnion(more) }
         }
         if !byAbsentID.isEmpty {
             store.withSnapshot { s in
@@ -111,29 +134,30 @@ public final class StoreSubscriptions {
         }
         lastReReadCount = affected.count
         guard !affected.isEmpty else { return [] }
-        var changed: [(Int, ReadResult)] = []
+        let order = affected.sorted()
+        prefetch(order)
+        var changed: [(Entry, ReadResult)] = []
         store.withSnapshot { s in
-            for id in affected.sorted() {
-                // In place: copying an entry out and back retains and releases all it holds.
-                guard let selector = entries[id]?.selector else { continue }
-                let next = selector.read(s)
-                let dataChanged = next.data != entries[id]!.snapshot.data
-                if next.seenRecords != entries[id]!.snapshot.seenRecords {
-                    unindex(id, entries[id]!)
-                    (entries[id]!.symbols, entries[id]!.absent) = Self.resolve(next.seenRecords, s)
-                    index(id, entries[id]!)
+            for id in order {
+                guard let entry = entries[id] else { continue }
+                let next = entry.selector.read(s)
+                let dataChanged = next.data != entry.snapshot.data
+                if next.seenRecords != entry.snapshot.seenRecords {
+                    unindex(id, entry)
+                    (entry.symbols, entry.absent) = Self.resolve(next.seenRecords, s)
+                    index(id, entry)
                 }
                 // Replaced even when equal (relay keeps the newest snapshot: isMissingData may differ).
-                entries[id]!.snapshot = next
-                if dataChanged { changed.append((id, next)) }
+                entry.snapshot = next
+                if dataChanged { changed.append((entry, next)) }
             }
         }
         // Called after the read lock is released: a callback may read the store.
         var called: [SubscriptionID] = []
-        for (id, snapshot) in changed {
-            guard let entry = entries[id] else { continue }  // ended by an earlier callback
+        for (entry, snapshot) in changed {
+            guard entries[entry.id] != nil else { continue }  // ended by an earlier callback
             entry.callback(snapshot)
-            called.append(SubscriptionID(raw: id))
+            called.append(SubscriptionID(raw: entry.id))
         }
         return called
     }
@@ -151,15 +175,26 @@ public final class StoreSubscriptions {
     private func index(_ id: Int, _ entry: Entry) {
         for sym in entry.symbols {
             let i = Int(sym)
-            if i >= bySymbol.count { bySymbol.append(contentsOf: repeatElement([], count: i + 1 - bySymbol.count)) }
-            bySymbol[i].append(id)
+            if i >= bySymbol.count { bySymbol.append(contentsOf: repeatElement(-1, count: i + 1 - bySymbol.count)) }
+            if bySymbol[i] < 0 { bySymbol[i] = Int32(id) } else { moreBySymbol[sym, default: []].append(id) }
         }
         for dataID in entry.absent { byAbsentID[dataID, default: []].insert(id) }
     }
 
     private func unindex(_ id: Int, _ entry: Entry) {
         for sym in entry.symbols where Int(sym) < bySymbol.count {
-            if let i = bySymbol[Int(sym)].lastIndex(of: id) { bySymbol[Int(sym)].remove(at: i) }
+            let i = Int(sym)
+            if bySymbol[i] == Int32(id) {
+                if var more = moreBySymbol[sym] {
+                    bySymbol[i] = Int32(more.removeLast())
+                    moreBySymbol[sym] = more.isEmpty ? nil : more
+                } else {
+                    bySymbol[i] = -1
+                }
+            } else if var more = moreBySymbol[sym], let at = more.lastIndex(of: id) {
+                more.remove(at: at)
+                moreBySymbol[sym] = more.isEmpty ? nil : more
+            }
         }
         for dataID in entry.absent {
             guard var ids = byAbsentID[dataID] else { continue }
@@ -168,15 +203,31 @@ public final class StoreSubscriptions {
         }
     }
 
+    /// Asks for the entries about to be re-read, all at once: with many subscriptions they lie far
+    /// apart in memory, and fetching them one at a time, each when first touched, is most of what
+    /// re-reading a thousand of a hundred thousand costs over a thousand of a thousand.
+    private func prefetch(_ ids: [Int]) {
+        guard MemoryLayout<Entry?>.size == MemoryLayout<UInt>.size else { return }
+        entries.withUnsafeBytes { raw in
+            for id in ids {
+                let object = UnsafeRawPointer(
+                    bitPattern: raw.load(fromByteOffset: id * MemoryLayout<Entry?>.stride, as: UInt.self))
+                ra_prefetch(object)
+                ra_prefetch(object.map { $0 + 64 })
+                ra_prefetch(object.map { $0 + 128 })
+            }
+        }
+    }
+
     private func reindexAll() {
         numbering = store.symbolNumbering
         bySymbol.removeAll(keepingCapacity: true)
+        moreBySymbol.removeAll()
         byAbsentID.removeAll()
         store.withSnapshot { s in
             for id in entries.indices {
-                guard var entry = entries[id] else { continue }
+                guard let entry = entries[id] else { continue }
                 (entry.symbols, entry.absent) = Self.resolve(entry.snapshot.seenRecords, s)
-                entries[id] = entry
                 index(id, entry)
             }
         }
