@@ -11,9 +11,9 @@ struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run a script of environment steps against one store; print its events as NDJSON.",
         discussion: """
-            Steps: publish, subscribe, unsubscribe, refetch, store. --release-buffer and \
-            --query-cache-expiration-ms are accepted and checked but have no effect yet (no step \
-            collects or expires anything).
+            Steps: publish, subscribe, unsubscribe, refetch, retain, release, invalidate, \
+            invalidate_store, check, advance_clock, store. Time is virtual: the clock starts at 0 ms \
+            and moves only by advance_clock.
             """)
 
     @Option(help: "The schema (SDL).")
@@ -27,12 +27,12 @@ struct Replay: ParsableCommand {
 
     @Option(
         name: .customLong("release-buffer"),
-        help: "relay's gcReleaseBufferSize (default 10). No effect yet: garbage collection is not built.")
+        help: "relay's gcReleaseBufferSize: how many released or unretained queries stay roots (default 10).")
     var releaseBuffer: Int = 10
 
     @Option(
         name: .customLong("query-cache-expiration-ms"),
-        help: "relay's queryCacheExpirationTime in ms (default none). No effect yet: expiry is not built.")
+        help: "relay's queryCacheExpirationTime in ms of the virtual clock (default none: never).")
     var queryCacheExpirationMS: Int?
 
     @ArgumentParser.Argument(help: "The script (a JSON array of steps), or - for standard input.")
@@ -50,7 +50,10 @@ struct Replay: ParsableCommand {
         let text = script == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try readBytes(script)
         let steps = try ReplayScript.steps(Array(text), compiled)
         let target = try store.map { try RecordStore(relayJSON: readBytes($0)) } ?? RecordStore()
-        ReplayRunner(store: target, compiled: compiled).run(steps)
+        ReplayRunner(
+            store: target, compiled: compiled, releaseBuffer: releaseBuffer,
+            queryCacheExpiration: queryCacheExpirationMS.map(Milliseconds.init)
+        ).run(steps)
     }
 }
 
@@ -60,6 +63,12 @@ enum ReplayStep {
     case subscribe(name: String, selector: ReadSelector)
     case unsubscribe(name: String)
     case refetch(name: String, variables: Variables)
+    case retain(name: String, operation: OperationArtifact, variables: Variables)
+    case release(name: String)
+    case invalidate(id: String)
+    case invalidateStore
+    case check(operation: OperationArtifact, variables: Variables)
+    case advanceClock(ms: Milliseconds)
     case store
 }
 
@@ -67,8 +76,7 @@ enum ReplayStep {
 enum ReplayScript {
     /// Steps the contract lists whose semantics are not built yet: refused as unknown.
     static let notBuilt: Set<String> = [
-        "optimistic", "revert", "load_next", "load_previous", "retain", "release", "gc", "invalidate",
-        "invalidate_store", "check", "advance_clock",
+        "optimistic", "revert", "load_next", "load_previous", "gc",
     ]
 
     static func steps(_ text: [UInt8], _ compiled: CompilationResult) throws -> [ReplayStep] {
@@ -80,6 +88,8 @@ enum ReplayScript {
         /// Subscriptions made so far (by name), with the fragment they read (`nil`: an operation).
         var made: [String: FragmentArtifact?] = [:]
         var active: Set<String> = []
+        /// Retains by name: whether each is still held.
+        var retained: [String: Bool] = [:]
         var steps: [ReplayStep] = []
         for (index, item) in items.enumerated() {
             let step = StepJSON(index: index, json: item, text: text)
@@ -151,6 +161,32 @@ enum ReplayScript {
                     throw step.fail("subscription `\(name)` does not read a @refetchable fragment")
                 }
                 steps.append(.refetch(name: name, variables: variables))
+            case "retain":
+                let name = try step.string("name")
+                let operation = try step.operation("operation", docs)
+                let variables = try step.variables("variables")
+                guard retained[name] != true else { throw step.fail("retain `\(name)` is already held") }
+                retained[name] = true
+                steps.append(.retain(name: name, operation: operation, variables: variables))
+            case "release":
+                let name = try step.string("name")
+                guard retained[name] != nil else { throw step.fail("no retain named `\(name)` was made") }
+                retained[name] = false
+                steps.append(.release(name: name))
+            case "invalidate":
+                steps.append(.invalidate(id: try step.string("id")))
+            case "invalidate_store":
+                steps.append(.invalidateStore)
+            case "check":
+                steps.append(
+                    .check(operation: try step.operation("operation", docs), variables: try step.variables("variables"))
+                )
+            case "advance_clock":
+                guard let value = item["ms"] else { throw step.fail("missing key `ms`") }
+                guard case .int(let ms) = value.jsonValue, ms >= 0 else {
+                    throw step.fail("`ms` must be a whole number of milliseconds, 0 or more")
+                }
+                steps.append(.advanceClock(ms: ms))
             case "store":
                 steps.append(.store)
             default:
@@ -200,7 +236,13 @@ private struct StepJSON {
 final class ReplayRunner {
     let store: RecordStore
     let subscriptions: StoreSubscriptions
+    let roots: OperationRoots
     let compiled: CompilationResult
+    /// The virtual clock, in ms: starts at 0, moves only by `advance_clock`.
+    private final class Clock { var now: Milliseconds = 0 }
+    private let clock = Clock()
+    /// Retains by name (a released one stays, disposed: releasing again does nothing).
+    private var retains: [String: RootRetain] = [:]
     /// Active subscriptions by name.
     private var ids: [String: SubscriptionID] = [:]
     /// Refetch requests not answered yet, by subscription name: a publish of the same request
@@ -208,10 +250,16 @@ final class ReplayRunner {
     private var pending: [String: GraphQLRequest] = [:]
     private var output: [UInt8] = []
 
-    init(store: RecordStore, compiled: CompilationResult) {
+    init(
+        store: RecordStore, compiled: CompilationResult, releaseBuffer: Int = 10,
+        queryCacheExpiration: Milliseconds? = nil
+    ) {
         self.store = store
         self.subscriptions = StoreSubscriptions(store: store)
         self.compiled = compiled
+        let clock = self.clock
+        self.roots = OperationRoots(
+            releaseBufferSize: releaseBuffer, queryCacheExpiration: queryCacheExpiration, now: { clock.now })
     }
 
     func run(_ steps: [ReplayStep]) {
@@ -262,6 +310,33 @@ final class ReplayRunner {
             emit(
                 "{\"event\":\"request\",\"name\":\(ReadValue.string(name).jsonText),\"operation\":"
                     + "\(ReadValue.string(query.name).jsonText),\"variables\":\(request.variablesJSON)}")
+        case .retain(let name, let operation, let variables):
+            retains[name] = roots.retain(operation, variables: variables)
+        case .release(let name):
+            retains[name]?.dispose()
+        case .invalidate(let id):
+            do {
+                try store.invalidate(records: [id], epoch: roots.nextWriteEpoch)
+            } catch {
+                let message = (error as? RelayArenaError)?.description ?? "\(error)"
+                emit("{\"event\":\"error\",\"step\":\(index),\"message\":\(ReadValue.string(message).jsonText)}")
+                return
+            }
+            subscriptions.notify(.none(in: store))
+            roots.didNotify()
+        case .invalidateStore:
+            subscriptions.notify(.none(in: store))
+            roots.didNotify(invalidateStore: true)
+        case .check(let operation, let variables):
+            let status: String
+            switch roots.check(operation, variables: variables, in: store) {
+            case .available: status = "available"
+            case .stale: status = "stale"
+            case .missing: status = "missing"
+            }
+            emit("{\"event\":\"check\",\"status\":\"\(status)\"}")
+        case .advanceClock(let ms):
+            clock.now += ms
         case .store:
             emit("{\"event\":\"store\",\"records\":" + String(decoding: store.relayJSON(), as: UTF8.self) + "}")
         }
@@ -300,5 +375,6 @@ final class ReplayRunner {
                     owner: FragmentOwner(operation: operation, variables: request.variables)))
         }
         subscriptions.notify(updated)
+        roots.didNotify(source: (operation, request.variables))
     }
 }

@@ -320,7 +320,80 @@ final class ReplayTests: XCTestCase {
         )
     }
 
-    func testTheGCAndExpiryOptionsAreAcceptedAndChecked() throws {
+    func check(_ operation: String = "Q") -> String {
+        #"{"step":"check","operation":"\#(operation)","variables":{}}"#
+    }
+
+    /// `invalidate` marks a record (relay's toJSON shows `__invalidated_at`) and notifies no one
+    /// (no data changed); `check` is stale until the operation is written again, and a whole
+    /// store invalidated is stale the same way.
+    func testInvalidateAndCheck() throws {
+        let r = try replay(
+            "["
+                + [
+                    check(), publishQ("Milk"), check(), subscribeItem("row", "t1"), #"{"step":"invalidate","id":"t1"}"#,
+                    check(), publishQ("Milk"), check(), #"{"step":"invalidate_store"}"#, check(), publishQ("Milk"),
+                    check(), #"{"step":"invalidate","id":"nowhere"}"#, check(), #"{"step":"store"}"#,
+                ].joined(separator: ",") + "]")
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let events = lines(r)
+        XCTAssertEqual(
+            Array(events.dropLast()),
+            [
+                #"{"event":"check","status":"missing"}"#, #"{"event":"check","status":"available"}"#,
+                #"{"event":"snapshot","name":"row","data":{"text":"Milk"},"isMissingData":false}"#,
+                #"{"event":"check","status":"stale"}"#, #"{"event":"check","status":"available"}"#,
+                #"{"event":"check","status":"stale"}"#, #"{"event":"check","status":"available"}"#,
+                #"{"event":"check","status":"available"}"#,
+            ])
+        XCTAssertTrue(
+            events.last?.contains(
+                #""t1":{"__id":"t1","__typename":"Todo","id":"t1","text":"Milk","__invalidated_at":2}"#)
+                ?? false, events.last ?? "")
+    }
+
+    /// The virtual clock: a query written at 0 is stale from the expiration time on; written
+    /// again, fresh again.
+    func testQueryCacheExpirationOnTheVirtualClock() throws {
+        let script =
+            "["
+            + [
+                publishQ("Milk"), #"{"step":"advance_clock","ms":999}"#, check(),
+                #"{"step":"advance_clock","ms":1}"#, check(), publishQ("Milk"), check(),
+            ].joined(separator: ",") + "]"
+        let r = try replay(script, options: ["--query-cache-expiration-ms", "1000"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(
+            lines(r).map { $0.contains("available") ? "available" : "stale" }, ["available", "stale", "available"])
+        // With no expiration nothing expires.
+        let never = try replay(script)
+        XCTAssertEqual(lines(never).filter { $0.contains("stale") }, [])
+    }
+
+    /// With a release buffer of 1, releasing two retained queries drops the first's root: after
+    /// the store is invalidated and both are written again, the one still a root is fresh, the
+    /// other (written with the buffer full, so never a root) stays stale.
+    func testReleaseBufferOverflowDropsTheOldestRoot() throws {
+        let documents = Self.todoDocuments + "\nquery R { user(id: \"me\") { id } }"
+        let publishR = #"{"step":"publish","operation":"R","variables":{},"response":{"data":{"user":{"id":"u"}}}}"#
+        let script =
+            "["
+            + [
+                #"{"step":"retain","name":"q","operation":"Q","variables":{}}"#,
+                #"{"step":"retain","name":"r","operation":"R","variables":{}}"#, publishQ("Milk"), publishR,
+                #"{"step":"release","name":"q"}"#, #"{"step":"release","name":"r"}"#,
+                #"{"step":"release","name":"r"}"#, #"{"step":"invalidate_store"}"#, publishQ("Milk"), publishR,
+                check("Q"), check("R"),
+            ].joined(separator: ",") + "]"
+        let r = try replay(script, documents: documents, options: ["--release-buffer", "1"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(lines(r), [#"{"event":"check","status":"stale"}"#, #"{"event":"check","status":"available"}"#])
+        // A buffer of 2 keeps both.
+        let both = try replay(script, documents: documents, options: ["--release-buffer", "2"])
+        XCTAssertEqual(lines(both), Array(repeating: #"{"event":"check","status":"available"}"#, count: 2))
+    }
+
+    func testTheGCAndExpiryOptionsAreChecked() throws {
         let script = "[\(publishQ("Milk")), \(subscribeItem("row", "t1"))]"
         let ok = try replay(script, options: ["--release-buffer", "3", "--query-cache-expiration-ms", "1000"])
         XCTAssertEqual(ok.status, 0, ok.stderr)
@@ -357,6 +430,13 @@ final class ReplayTests: XCTestCase {
                 "revert"
             ),
             (#"{"step":"publish","operation":"Q","variables":[],"response":{}}"#, "step 2", "`variables`"),
+            (#"{"step":"release","name":"never"}"#, "step 2", "no retain named `never`"),
+            (#"{"step":"retain","name":"q","operation":"Nope","variables":{}}"#, "step 2", "`Nope`"),
+            (#"{"step":"check","operation":"Q"}"#, "step 2", "missing key `variables`"),
+            (#"{"step":"invalidate"}"#, "step 2", "missing key `id`"),
+            (#"{"step":"advance_clock","ms":-1}"#, "step 2", "`ms`"),
+            (#"{"step":"advance_clock","ms":1.5}"#, "step 2", "`ms`"),
+            (#"{"step":"advance_clock"}"#, "step 2", "missing key `ms`"),
         ]
         for (step, index, says) in cases {
             let r = try replay("[" + prefix + step + #",{"step":"store"}]"#)

@@ -40,6 +40,54 @@ final class EnvironmentTests: XCTestCase {
         XCTAssertEqual(network.requests.count, 2)
     }
 
+    /// An invalidated record makes the queries that reach it stale: store-or-network sends them
+    /// again, and the answer makes them available. The same for the whole store.
+    func testInvalidationMakesStoreOrNetworkFetchAgain() async throws {
+        let (environment, network) = Environment.mock()
+        let list = CurrentUserToDoListQuery.artifact
+        _ = try await fetched(environment, network, json: Payloads.currentUser)
+        try environment.invalidateRecord("VG9kbzow")
+        XCTAssertEqual(environment.check(list), .stale)
+        // The data a reader sees is the same; only `check` changed.
+        XCTAssertEqual(environment.store.check(operation: list), .available)
+        _ = try await fetched(environment, network, json: Payloads.currentUser)
+        XCTAssertEqual(network.requests.count, 2)
+        XCTAssertEqual(environment.check(list), .available)
+        environment.invalidateStore()
+        XCTAssertEqual(environment.check(list), .stale)
+        _ = try await fetched(environment, network, json: Payloads.currentUser)
+        XCTAssertEqual(environment.check(list), .available)
+        // A record the store does not hold is left alone.
+        try environment.invalidateRecord("nowhere")
+        XCTAssertEqual(environment.check(list), .available)
+    }
+
+    /// Past the query-cache expiration on the environment's clock, a fetched query is stale and
+    /// store-or-network sends it again; a query model retains its query while it lives.
+    func testExpiryOnAnInjectedClockAndModelsRetainTheirQuery() async throws {
+        final class Clock { var now: Milliseconds = 0 }
+        let clock = Clock()
+        let (environment, network) = Environment.mock(
+            roots: OperationRoots(releaseBufferSize: 0, queryCacheExpiration: 60_000, now: { clock.now }))
+        let list = CurrentUserToDoListQuery.artifact
+        var model: QueryModel<CurrentUserToDoListQuery>? = QueryModel(environment: environment, operation: Self.list)
+        XCTAssertEqual(environment.roots.root(list, variables: [:])?.refCount, 1)
+        async let loaded: Void = model!.load()
+        network.resolve(await network.nextRequest(), json: Payloads.currentUser)
+        await loaded
+        XCTAssertEqual(environment.roots.root(list, variables: [:])?.fetchTime, 0)
+        clock.now = 59_999
+        XCTAssertEqual(environment.check(list), .available)
+        clock.now = 60_000
+        XCTAssertEqual(environment.check(list), .stale)
+        _ = try await fetched(environment, network, json: Payloads.currentUser)
+        XCTAssertEqual(network.requests.count, 2)
+        XCTAssertEqual(environment.check(list), .available)
+        // The model gone, its root goes too (a release buffer of 0 keeps none).
+        model = nil
+        XCTAssertNil(environment.roots.root(list, variables: [:]))
+    }
+
     func testTheRequestIsWhatRelaySends() throws {
         let body = String(decoding: listRequest.body, as: UTF8.self)
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])

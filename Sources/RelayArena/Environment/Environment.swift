@@ -43,6 +43,8 @@ public final class Environment {
     /// Bounds on each response.
     public var limits: NormalizationLimits
     public let subscriptions: StoreSubscriptions
+    /// The operation roots, write epochs and query-cache expiry that `check` reads.
+    public let roots: OperationRoots
 
     @MainActor private final class Flight {
         let task: Task<UpdatedRecordIDs, any Error>
@@ -53,9 +55,10 @@ public final class Environment {
 
     public init(
         network: any Network, store: RecordStore = RecordStore(), requestOptions: RequestOptions = .init(),
-        limits: NormalizationLimits = .init()
+        limits: NormalizationLimits = .init(), roots: OperationRoots = OperationRoots()
     ) {
         self.network = network
+        self.roots = roots
         self.store = store
         self.requestOptions = requestOptions
         self.limits = limits
@@ -86,9 +89,35 @@ public final class Environment {
         try await fetchQuery(O.artifact, variables: operation.variables.asJSON, fetchPolicy: fetchPolicy)
     }
 
-    /// Whether the store holds all the operation needs (relay's `environment.check`).
+    /// Whether the store holds all the operation needs, and whether it is outdated (relay's
+    /// `environment.check`): `.stale` after an invalidation since the operation was last written,
+    /// or past the query-cache expiration; else `.available` or `.missing`.
     public func check(_ operation: OperationArtifact, variables: Variables = [:]) -> Availability {
-        store.check(operation: operation, variables: variables)
+        roots.check(operation, variables: variables, in: store)
+    }
+
+    /// Retains an operation as a root (relay's `environment.retain`): its data is what `check`
+    /// answers for, written with the epoch and time of its last write. Dispose the handle to release.
+    public func retain(_ operation: OperationArtifact, variables: Variables = [:]) -> RootRetain {
+        roots.retain(operation, variables: variables)
+    }
+
+    // MARK: Invalidation
+
+    /// Marks a record outdated (relay's `invalidateRecord()` in an updater): every operation that
+    /// reaches it and was written before is `.stale` to `check` until written again. Changes no
+    /// data a reader sees. An unknown or deleted record is left alone.
+    public func invalidateRecord(_ dataID: String) throws {
+        try store.invalidate(records: [dataID], epoch: roots.nextWriteEpoch)
+        subscriptions.notify(.none(in: store))
+        roots.didNotify()
+    }
+
+    /// Marks the whole store outdated (relay's `invalidateStore()`): every operation written
+    /// before is `.stale` to `check`.
+    public func invalidateStore() {
+        subscriptions.notify(.none(in: store))
+        roots.didNotify(invalidateStore: true)
     }
 
     /// Sends `request` (or joins an identical one in flight), streams its response into the
@@ -107,10 +136,15 @@ public final class Environment {
             let limits = self.limits
             flight = Flight(
                 task: Task {
-                    defer { self.inFlight[request] = nil }
+                    // In flight, the operation is a root: its write is stamped on it.
+                    let retain = self.roots.retain(request.operation, variables: request.variables)
+                    defer {
+                        self.inFlight[request] = nil
+                        retain.dispose()
+                    }
                     let payload = try await Self.receive(request, network: network, options: options, limits: limits)
                     try Task.checkCancellation()
-                    return try self.publish(payload)
+                    return try self.publish(payload, source: request)
                 })
             inFlight[request] = flight
         }
@@ -141,14 +175,17 @@ public final class Environment {
         let plan = try NormalizationPlan(operation: operation, variables: request.variables)
         let normalizer = try ResponseNormalizer(plan: plan, limits: limits, expectedBytes: response.count)
         try normalizer.feed(response)
-        return try publish(normalizer.finish())
+        return try publish(normalizer.finish(), source: request)
     }
 
-    /// Publishes a normalized payload and notifies the subscriptions it touches.
+    /// Publishes a normalized payload and notifies the subscriptions it touches; the write epoch
+    /// moves on and `source` (the request the payload answers, if any) is stamped with it
+    /// (relay's `publish` then `notify(sourceOperation)`).
     @discardableResult
-    public func publish(_ payload: NormalizedPayload) throws -> UpdatedRecordIDs {
+    public func publish(_ payload: NormalizedPayload, source: GraphQLRequest? = nil) throws -> UpdatedRecordIDs {
         let updated = try store.publishConsuming(payload)
         subscriptions.notify(updated)
+        roots.didNotify(source: source.map { ($0.operation, $0.variables) })
         return updated
     }
 
@@ -166,7 +203,7 @@ public final class Environment {
         let rootID = "client:local:\(nextClientID)"
         let payload = try await Self.receive(
             request, network: network, options: requestOptions, limits: limits, rootID: rootID)
-        try publish(payload)
+        try publish(payload, source: request)
         let selector = ReadSelector(
             node: .operation(operation), dataID: rootID, variables: request.variables,
             owner: FragmentOwner(operation: operation, variables: request.variables))

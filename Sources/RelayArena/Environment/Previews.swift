@@ -4,9 +4,11 @@ import Foundation
 
 extension Environment {
     /// An environment on a `MockNetwork` (nothing answers unless the test does).
-    public static func mock(store: RecordStore = RecordStore()) -> (Environment, MockNetwork) {
+    public static func mock(store: RecordStore = RecordStore(), roots: OperationRoots = OperationRoots()) -> (
+        Environment, MockNetwork
+    ) {
         let network = MockNetwork()
-        return (Environment(network: network, store: store), network)
+        return (Environment(network: network, store: store, roots: roots), network)
     }
 
     /// A mock environment whose store holds `resource`.`ext` from `bundle` as the response to

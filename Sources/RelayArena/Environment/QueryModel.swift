@@ -28,15 +28,19 @@ public final class QueryModel<O: GraphQLOperation> {
     @ObservationIgnored private let environment: Environment
     @ObservationIgnored private var subscription: SubscriptionID?
     @ObservationIgnored private var loading: Task<Void, Never>?
+    /// The query is a root while the model lives (as relay's `loadQuery` retains it).
+    @ObservationIgnored private let retained: RootRetain
 
     /// relay-runtime's default policy is store-or-network (Relay.swift's was network-only).
     public init(environment: Environment, operation: O, fetchPolicy: FetchPolicy = .storeOrNetwork) {
         self.environment = environment
         self.operation = operation
         self.fetchPolicy = fetchPolicy
+        retained = environment.retain(O.artifact, variables: operation.variables.asJSON)
     }
 
     isolated deinit {
+        retained.dispose()
         loading?.cancel()
         if let subscription { environment.unsubscribe(subscription) }
     }

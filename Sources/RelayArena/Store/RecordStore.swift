@@ -128,6 +128,13 @@ public final class RecordStore: @unchecked Sendable {
     }
 }
 
+extension UpdatedRecordIDs {
+    /// No data ID: what a write that changes nothing a reader selects (an invalidation) notifies with.
+    public static func none(in store: RecordStore) -> UpdatedRecordIDs {
+        UpdatedRecordIDs(store: store, symbols: UpdatedSymbols(base: nil, count: 0))
+    }
+}
+
 /// The data IDs a publish marked updated, in publish order. Strings are made on access, so a
 /// large ingest pays for none it does not look at.
 public struct UpdatedRecordIDs: RandomAccessCollection, Sendable, CustomStringConvertible {

@@ -1,0 +1,38 @@
+// relay's record invalidation: `invalidateRecord()` writes `__invalidated_at = <epoch>` into the
+// record, a field like any other (relay's toJSON shows it), read back by `check`.
+
+extension RecordStore {
+    /// The field an invalidated record carries: the write epoch of its invalidation.
+    public static let invalidatedAtKey = "__invalidated_at"
+
+    /// Writes `__invalidated_at = epoch` into each of `dataIDs` the store holds as a record (an
+    /// unknown or deleted one is left alone, as relay leaves it). Returns the data IDs written.
+    /// Nothing a reader selects changes, so no subscription needs re-reading: the caller
+    /// notifies with no updated records (relay adds these to its invalidated IDs, not its updated
+    /// ones).
+    @discardableResult
+    public func invalidate(records dataIDs: [String], epoch: Int) throws -> [String] {
+        var written: [String] = []
+        var json = "{"
+        withSnapshot { s in
+            for dataID in dataIDs {
+                guard let symbol = s.symbol(dataID), case .record(let record) = s.record(symbol),
+                    !written.contains(dataID)
+                else { continue }
+                if !written.isEmpty { json += "," }
+                JSONString.escape(dataID, into: &json)
+                json += ":{\"__id\":"
+                JSONString.escape(dataID, into: &json)
+                json += ",\"__typename\":"
+                JSONString.escape(s.typename(of: record).string, into: &json)
+                json += ",\"\(Self.invalidatedAtKey)\":\(epoch)}"
+                written.append(dataID)
+            }
+        }
+        json += "}"
+        guard !written.isEmpty else { return [] }
+        let delta = NormalizedPayload(delta: try SourceHandle.importJSON(Array(json.utf8), maxDepth: 4))
+        _ = try publish(delta)
+        return written
+    }
+}
