@@ -11,7 +11,7 @@ struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run a script of environment steps against one store; print its events as NDJSON.",
         discussion: """
-            Steps: publish, subscribe, unsubscribe, refetch, retain, release, invalidate, \
+            Steps: publish, subscribe, unsubscribe, refetch, retain, release, gc, invalidate, \
             invalidate_store, check, advance_clock, store. Time is virtual: the clock starts at 0 ms \
             and moves only by advance_clock.
             """)
@@ -67,6 +67,7 @@ enum ReplayStep {
     case release(name: String)
     case invalidate(id: String)
     case invalidateStore
+    case gc
     case check(operation: OperationArtifact, variables: Variables)
     case advanceClock(ms: Milliseconds)
     case store
@@ -76,7 +77,7 @@ enum ReplayStep {
 enum ReplayScript {
     /// Steps the contract lists whose semantics are not built yet: refused as unknown.
     static let notBuilt: Set<String> = [
-        "optimistic", "revert", "load_next", "load_previous", "gc",
+        "optimistic", "revert", "load_next", "load_previous",
     ]
 
     static func steps(_ text: [UInt8], _ compiled: CompilationResult) throws -> [ReplayStep] {
@@ -177,6 +178,8 @@ enum ReplayScript {
                 steps.append(.invalidate(id: try step.string("id")))
             case "invalidate_store":
                 steps.append(.invalidateStore)
+            case "gc":
+                steps.append(.gc)
             case "check":
                 steps.append(
                     .check(operation: try step.operation("operation", docs), variables: try step.variables("variables"))
@@ -327,6 +330,19 @@ final class ReplayRunner {
         case .invalidateStore:
             subscriptions.notify(.none(in: store))
             roots.didNotify(invalidateStore: true)
+        case .gc:
+            // relay v18's __gc(): only the roots count (not what subscriptions read).
+            let removed: [String]
+            do {
+                removed = try roots.collect(in: store)
+            } catch {
+                let message = (error as? RelayArenaError)?.description ?? "\(error)"
+                emit("{\"event\":\"error\",\"step\":\(index),\"message\":\(ReadValue.string(message).jsonText)}")
+                return
+            }
+            emit(
+                "{\"event\":\"gc\",\"removed\":["
+                    + removed.sorted().map { ReadValue.string($0).jsonText }.joined(separator: ",") + "]}")
         case .check(let operation, let variables):
             let status: String
             switch roots.check(operation, variables: variables, in: store) {

@@ -393,6 +393,30 @@ final class ReplayTests: XCTestCase {
         XCTAssertEqual(lines(both), Array(repeating: #"{"event":"check","status":"available"}"#, count: 2))
     }
 
+    /// `gc` collects what no root reaches (relay v18: subscriptions do not count) and lists it;
+    /// only a `gc` step removes anything.
+    func testGCRemovesWhatNoRootReaches() throws {
+        let documents = Self.todoDocuments + "\nquery R { user(id: \"me\") { id } }"
+        let publishR = #"{"step":"publish","operation":"R","variables":{},"response":{"data":{"user":{"id":"u"}}}}"#
+        let script =
+            "["
+            + [
+                #"{"step":"retain","name":"r","operation":"R","variables":{}}"#, publishQ("Milk"), publishR,
+                subscribeItem("row", "t1"), #"{"step":"gc"}"#, #"{"step":"gc"}"#, check("Q"), check("R"),
+                #"{"step":"release","name":"r"}"#, #"{"step":"gc"}"#,
+            ].joined(separator: ",") + "]"
+        let r = try replay(script, documents: documents, options: ["--release-buffer", "0"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(
+            lines(r),
+            [
+                #"{"event":"snapshot","name":"row","data":{"text":"Milk"},"isMissingData":false}"#,
+                #"{"event":"gc","removed":["client:u:todos(first:1)","client:u:todos(first:1):edges:0","t1"]}"#,
+                #"{"event":"gc","removed":[]}"#, #"{"event":"check","status":"missing"}"#,
+                #"{"event":"check","status":"available"}"#, #"{"event":"gc","removed":["client:root","u"]}"#,
+            ])
+    }
+
     func testTheGCAndExpiryOptionsAreChecked() throws {
         let script = "[\(publishQ("Milk")), \(subscribeItem("row", "t1"))]"
         let ok = try replay(script, options: ["--release-buffer", "3", "--query-cache-expiration-ms", "1000"])
@@ -411,7 +435,7 @@ final class ReplayTests: XCTestCase {
         let prefix = publishQ("Milk") + "," + subscribeItem("row", "t1") + ","
         let cases: [(String, String, String)] = [
             (#"{"step":"frobnicate"}"#, "step 2", "unknown step `frobnicate`"),
-            (#"{"step":"gc"}"#, "step 2", "unknown step `gc`"),
+            (#"{"step":"load_next","name":"row","count":1}"#, "step 2", "unknown step `load_next`"),
             (
                 #"{"step":"optimistic","name":"o","operation":"Q","variables":{},"response":{}}"#, "step 2",
                 "`optimistic`"

@@ -88,6 +88,26 @@ final class EnvironmentTests: XCTestCase {
         XCTAssertNil(environment.roots.root(list, variables: [:]))
     }
 
+    /// A query model gone, its root dropped (a release buffer of 0), a collection runs by itself:
+    /// it removes what no root reaches, but keeps what a live fragment model reads.
+    func testReleasedQueriesAreCollectedExceptWhatModelsShow() async throws {
+        let (environment, network) = Environment.mock(roots: OperationRoots(releaseBufferSize: 0))
+        var model: QueryModel<CurrentUserToDoListQuery>? = QueryModel(environment: environment, operation: Self.list)
+        async let loaded: Void = model!.load()
+        network.resolve(await network.nextRequest(), json: Payloads.currentUser)
+        await loaded
+        let row = FragmentModel(environment: environment, pointer: FragmentPointer<ToDoItem_todo>(dataID: "VG9kbzow"))
+        XCTAssertEqual(environment.lastCollected, [])
+        model = nil
+        await environment.collectionFinished()
+        XCTAssertTrue(environment.lastCollected.contains("me"), "\(environment.lastCollected)")
+        XCTAssertTrue(environment.lastCollected.contains("VG9kbzox"))
+        XCTAssertFalse(environment.lastCollected.contains("VG9kbzow"))
+        XCTAssertEqual(environment.check(CurrentUserToDoListQuery.artifact), .missing)
+        XCTAssertEqual(row.withData { $0.text }, "Taste JavaScript")
+        XCTAssertFalse(row.isMissingData)
+    }
+
     func testTheRequestIsWhatRelaySends() throws {
         let body = String(decoding: listRequest.body, as: UTF8.self)
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])

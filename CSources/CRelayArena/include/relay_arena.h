@@ -133,6 +133,28 @@ uint32_t ra_source_updated_at(const ra_source *store, uint32_t i);
 /// a new one at its next publish; `*count` gets their number. NULL when there are none.
 uint32_t *_Nullable ra_source_take_updated(ra_source *store, uint32_t *count);
 
+// The store's lifecycle (ra_lifecycle.c). Call under the write lock, ra_source_live_bytes under
+// the read lock at least.
+
+/// relay's GC sweep: removes the record of every data ID whose symbol's bit is not set in
+/// `marked` (bit i of word i/64; symbols past the bitmap count as unmarked): the IDs become
+/// unknown, not tombstones, and their values garbage. `*removed` gets the removed symbols, in
+/// order (free with ra_free; NULL when none), `*nremoved` their number. RA_ERR_NOMEM leaves the
+/// store unchanged.
+ra_status ra_source_remove_unmarked(ra_source *src, const uint64_t *marked, uint32_t marked_words,
+                                    uint32_t *_Nullable *_Nonnull removed, uint32_t *nremoved);
+/// The bytes of values and heap values that records hold (what compaction keeps of `vals` and
+/// the heap).
+void ra_source_live_bytes(const ra_source *src, uint64_t *vals_bytes, uint64_t *heap_bytes);
+/// The bytes of `vals` and of the heap as they are (garbage included).
+void ra_source_array_bytes(const ra_source *src, uint64_t *vals_bytes, uint64_t *heap_bytes);
+/// Rewrites the values and the heap to hold only what records hold, in record order; symbols,
+/// shapes and types are kept, so every symbol keeps its number. RA_ERR_NOMEM leaves the store
+/// unchanged.
+ra_status ra_source_compact(ra_source *src);
+/// Symbols the source holds, plus one: symbols are 1 ..< this (0 means none).
+uint32_t ra_source_symbol_bound(const ra_source *src);
+
 /// relay RecordSource.toJSON() text of the whole source. The caller frees `*out` with ra_free.
 ra_status ra_source_export_json(const ra_source *src, uint8_t *_Nullable *_Nonnull out, size_t *out_len);
 /// Builds a source from relay toJSON text. NULL on error (err filled).

@@ -100,6 +100,48 @@ struct SourceHandle {
         guard status == RA_OK else { throw RelayArenaError(err, aboutInput: false) }
     }
 
+    // MARK: Lifecycle (caller holds the write lock; liveBytes: the read lock)
+
+    /// Symbols are 1 ..< symbolBound.
+    var symbolBound: Int { Int(ra_source_symbol_bound(raw)) }
+
+    /// Removes the record of every data ID whose bit is not set; returns their symbols.
+    func removeUnmarked(_ marked: [UInt64]) throws -> [UInt32] {
+        var removed: UnsafeMutablePointer<UInt32>? = nil
+        var count: UInt32 = 0
+        let status = marked.withUnsafeBufferPointer { words in
+            ra_source_remove_unmarked(
+                raw, words.baseAddress ?? UnsafePointer(bitPattern: 8)!, UInt32(words.count), &removed, &count)
+        }
+        guard status == RA_OK else {
+            throw RelayArenaError(code: .outOfMemory, message: "out of memory collecting garbage")
+        }
+        defer { ra_free(removed) }
+        return removed.map { Array(UnsafeBufferPointer(start: $0, count: Int(count))) } ?? []
+    }
+
+    /// Bytes of the values array and the heap as they are, garbage included.
+    var arrayBytes: (vals: Int, heap: Int) {
+        var vals: UInt64 = 0
+        var heap: UInt64 = 0
+        ra_source_array_bytes(raw, &vals, &heap)
+        return (Int(vals), Int(heap))
+    }
+
+    /// Bytes of values and heap values that records hold.
+    var liveBytes: (vals: Int, heap: Int) {
+        var vals: UInt64 = 0
+        var heap: UInt64 = 0
+        ra_source_live_bytes(raw, &vals, &heap)
+        return (Int(vals), Int(heap))
+    }
+
+    func compact() throws {
+        guard ra_source_compact(raw) == RA_OK else {
+            throw RelayArenaError(code: .outOfMemory, message: "out of memory compacting the store")
+        }
+    }
+
     /// The data IDs the last publishes marked updated, taken (not copied) from the store.
     func takeUpdated() -> UpdatedSymbols {
         var n: UInt32 = 0

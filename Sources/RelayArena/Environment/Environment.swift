@@ -63,6 +63,7 @@ public final class Environment {
         self.requestOptions = requestOptions
         self.limits = limits
         self.subscriptions = StoreSubscriptions(store: store)
+        roots.onRootDropped = { [weak self] in MainActor.assumeIsolated { self?.scheduleCollection() } }
     }
 
     /// Identical requests now in flight are sent once; how many distinct ones are.
@@ -101,6 +102,46 @@ public final class Environment {
     public func retain(_ operation: OperationArtifact, variables: Variables = [:]) -> RootRetain {
         roots.retain(operation, variables: variables)
     }
+
+    // MARK: Garbage collection
+
+    private var collection: Task<Void, Never>?
+    private var collectAgain = false
+
+    /// Schedules a collection (relay's `scheduleGC`): what no root reaches and no subscription
+    /// reads is removed. It runs after the current main-actor turn; marking happens off the main
+    /// actor under a read snapshot (readers go on), the sweep back on it, briefly under the write
+    /// lock. A write or a new root meanwhile makes it mark again. Calls while one is scheduled
+    /// or running join it.
+    public func scheduleCollection() {
+        guard collection == nil else {
+            collectAgain = true
+            return
+        }
+        collection = Task { [weak self] in
+            while let self {
+                self.collectAgain = false
+                let generation = self.roots.generation
+                let roots = self.roots.marking
+                let kept = Array(self.subscriptions.seenRecords)
+                let store = self.store
+                let mark = await Task.detached(priority: .utility) { store.mark(roots: roots, keeping: kept) }.value
+                if !self.collectAgain, self.roots.generation == generation,
+                    let removed = try? store.sweep(mark)
+                {
+                    self.lastCollected = removed
+                    break
+                }
+            }
+            self?.collection = nil
+        }
+    }
+
+    /// Waits for the scheduled collection, if any, to finish.
+    public func collectionFinished() async { await collection?.value }
+
+    /// The data IDs the last scheduled collection removed.
+    public private(set) var lastCollected: [String] = []
 
     // MARK: Invalidation
 

@@ -107,6 +107,14 @@ public final class StoreSubscriptions {
         id.raw >= 0 && id.raw < entries.count ? entries[id.raw]?.selector : nil
     }
 
+    /// Every record a live subscription saw (what a collection keeps besides its roots, so that
+    /// a model on screen never reads its data half collected).
+    public var seenRecords: Set<String> {
+        var seen: Set<String> = []
+        for case let entry? in entries { seen.formUnion(entry.snapshot.seenRecords) }
+        return seen
+    }
+
     /// The latest snapshot of a subscription.
     public func snapshot(_ id: SubscriptionID) -> ReadResult? {
         id.raw >= 0 && id.raw < entries.count ? entries[id.raw]?.snapshot : nil

@@ -39,6 +39,11 @@ public final class OperationRoots {
     /// Roots by request identifier, and the order they were made (marking goes in this order).
     private var roots: [String: Root] = [:]
     private var order: [String] = []
+    /// Called when a release drops a root (relay then schedules a collection).
+    public var onRootDropped: (() -> Void)?
+    /// Changes whenever a root is added: a collection marked before must not sweep.
+    public private(set) var generation = 0
+
     /// Identifiers of roots with no retain left, oldest first.
     public private(set) var releaseBuffer: [String] = []
 
@@ -80,6 +85,7 @@ public final class OperationRoots {
             roots[id] = Root(
                 operation: operation, variables: request.variables, refCount: 1, epoch: nil, fetchTime: nil)
             order.append(id)
+            generation += 1
         }
         return RootRetain { [weak self] in self?.release(id) }
     }
@@ -95,11 +101,13 @@ public final class OperationRoots {
         guard root.refCount <= 0 else { return false }
         if isExpired(root) {
             drop(id)
+            onRootDropped?()
             return true
         }
         releaseBuffer.append(id)
         if releaseBuffer.count > releaseBufferSize {
             drop(releaseBuffer.removeFirst())
+            onRootDropped?()
             return true
         }
         return false
@@ -114,6 +122,17 @@ public final class OperationRoots {
     private func isExpired(_ root: Root) -> Bool {
         guard let fetchTime = root.fetchTime, let ttl = queryCacheExpiration else { return false }
         return fetchTime <= now() - ttl
+    }
+
+    /// The roots' operations and variables, in the order they were made (what a collection marks from).
+    public var marking: [(operation: OperationArtifact, variables: Variables)] {
+        order.compactMap { roots[$0].map { ($0.operation, $0.variables) } }
+    }
+
+    /// A full collection now (relay's `__gc()`): keeps what the roots reach, and `keeping`.
+    @discardableResult
+    public func collect(in store: RecordStore, keeping: [String] = []) throws -> [String] {
+        try store.collectGarbage(roots: marking, keeping: keeping)
     }
 
     /// The epoch the next notify will have: what an invalidation writes into its records
@@ -142,6 +161,7 @@ public final class OperationRoots {
                 fetchTime: now())
             order.append(id)
             releaseBuffer.append(id)
+            generation += 1
         }
     }
 

@@ -11,6 +11,24 @@ public final class RecordStore: @unchecked Sendable {
     /// Bumped (under the write lock) by a publish that may have renumbered the store's symbols:
     /// one into a store holding only its root takes the payload's arena and numbering whole.
     private var numbering = 0
+    /// Bumped (under the write lock) by every write: a collection whose marking saw an older
+    /// value starts again.
+    private var writes = 0
+    /// Automatic compaction: the garbage known at the last measure, and the arena's size then
+    /// (garbage only grows with the arena, so it is measured again only once the arena has grown
+    /// enough that it could have passed the threshold).
+    private var knownGarbage = 0
+    private var measuredAt = 0
+
+    /// The share of the arena that may be garbage (values and heap values no record holds: what
+    /// a refetch overwrote, what a collection removed) before a write compacts the store; `nil`:
+    /// never automatically (`compact()` still does on demand). Default 1/8: the arena stays
+    /// within about 1.15× what its records hold.
+    public var compactionThreshold: Double? {
+        get { source.withReadLock { threshold } }
+        set { source.withWriteLock { threshold = newValue.map { min(max($0, 0), 1) } } }
+    }
+    private var threshold: Double? = 0.125
 
     public static let rootID = "client:root"
 
@@ -73,8 +91,11 @@ public final class RecordStore: @unchecked Sendable {
         try source.withWriteLock {
             if consuming && source.recordCount <= 1 { numbering &+= 1 }
             try source.publish(payload.delta, consuming: consuming)
+            writes &+= 1
             // Taken, not copied: the store's list for a million records is 8 MB (4 a symbol).
-            return UpdatedRecordIDs(store: self, symbols: source.takeUpdated())
+            let updated = UpdatedRecordIDs(store: self, symbols: source.takeUpdated())
+            compactIfPastThreshold()
+            return updated
         }
     }
 
@@ -120,12 +141,106 @@ public final class RecordStore: @unchecked Sendable {
         try merge(payload, consuming: true)
     }
 
+    // MARK: Garbage and compaction
+
+    /// Bytes of the arena that no record holds: values a refetch overwrote or moved, and those of
+    /// records a collection removed. Walks every record.
+    public var garbageBytes: Int {
+        source.withReadLock { garbage() }
+    }
+
+    private func garbage() -> Int {
+        let live = source.liveBytes
+        let (vals, heap) = source.arrayBytes
+        return max(0, vals - live.vals) + max(0, heap - live.heap)
+    }
+
+    /// Rewrites the arena to hold only what records hold; returns the bytes given back. What any
+    /// reader sees does not change (it runs under the write lock, as a publish does, and keeps
+    /// every symbol's number). Out of memory: an error, the store as it was.
+    @discardableResult
+    public func compact() throws -> Int {
+        try source.withWriteLock { try compactLocked() }
+    }
+
+    private func compactLocked() throws -> Int {
+        let before = source.arenaBytes
+        try source.compact()
+        writes &+= 1
+        knownGarbage = 0
+        measuredAt = source.arenaBytes
+        return before - measuredAt
+    }
+
+    /// After a write (the write lock held): compacts when the garbage passed the threshold.
+    /// Measuring walks every record, so it is done only once the arena grew enough since the last
+    /// measure for the garbage to have passed it: the check costs what the growth did.
+    private func compactIfPastThreshold() {
+        guard let threshold else { return }
+        let size = source.arenaBytes
+        let limit = Int(threshold * Double(size))
+        guard knownGarbage + max(0, size - measuredAt) > limit else { return }
+        knownGarbage = garbage()
+        measuredAt = size
+        // Out of memory is no error of the write that finished: the garbage stays until the next.
+        if knownGarbage > limit { _ = try? compactLocked() }
+    }
+
+    /// relay's garbage collection (`_collect`): marks every record that `roots` reach through
+    /// their operations' normalization selections (and the records of `keeping`), then removes
+    /// every other record: their data IDs become unknown (not deleted). Marking runs under a read
+    /// snapshot, so readers go on meanwhile; the sweep takes the write lock as briefly as a small
+    /// publish, and a write that landed in between starts the marking again. Returns the data IDs
+    /// removed, in the store's order. With no roots and nothing kept, every record goes (relay's
+    /// rule: `client:root` is no exception).
+    @discardableResult
+    public func collectGarbage(
+        roots: [(operation: OperationArtifact, variables: Variables)], keeping kept: [String] = []
+    ) throws -> [String] {
+        while true {
+            if let removed = try sweep(mark(roots: roots, keeping: kept)) { return removed }
+        }
+    }
+
+    /// What a collection keeps, marked under a read snapshot (`collectGarbage`'s first half, for a
+    /// caller that marks on one thread and sweeps on another).
+    public func mark(
+        roots: [(operation: OperationArtifact, variables: Variables)], keeping kept: [String] = []
+    ) -> CollectionMark {
+        withSnapshot { s in
+            var marker = ReferenceMarker(snapshot: s, symbolBound: source.symbolBound)
+            for root in roots { marker.mark(operation: root.operation, variables: root.variables) }
+            for dataID in kept { if let symbol = s.symbol(dataID) { marker.mark(symbol) } }
+            return CollectionMark(marked: marker.marked, version: writes)
+        }
+    }
+
+    /// Removes every record `mark` did not keep, unless the store was written since it was made:
+    /// then `nil` (mark again). Returns the data IDs removed, in the store's order.
+    public func sweep(_ mark: CollectionMark) throws -> [String]? {
+        try source.withWriteLock {
+            guard writes == mark.version else { return nil }
+            let symbols = try source.removeUnmarked(mark.marked)
+            guard !symbols.isEmpty else { return [] }
+            writes &+= 1
+            let names = symbols.map { source.symbolString($0) }
+            compactIfPastThreshold()
+            return names
+        }
+    }
+
     /// Changes when symbols held from an earlier snapshot may name other things now.
     var symbolNumbering: Int { source.withReadLock { numbering } }
 
     func lockedSymbolText(_ sym: UInt32) -> String {
         source.withReadLock { source.symbolString(sym) }
     }
+}
+
+/// The records a collection keeps (`RecordStore.mark`), and the write it saw last.
+public struct CollectionMark: Sendable {
+    let marked: [UInt64]
+    let version: Int
 }
 
 extension UpdatedRecordIDs {
