@@ -24,13 +24,9 @@ ra_status ra_source_remove_unmarked(ra_source *s, const uint64_t *marked, uint32
                                     uint32_t *_Nullable *_Nonnull removed, uint32_t *nremoved) {
     *removed = NULL;
     *nremoved = 0;
-    uint32_t n = 0;
-    for (uint32_t i = 1; i < s->nsyms; i++) {
-        bool keep = (i >> 6) < marked_words && (marked[i >> 6] >> (i & 63)) & 1;
-        if (!keep && ra_has_record(s, i)) n++;
-    }
-    if (n == 0) return RA_OK;
-    uint32_t *out = ra_malloc((size_t)n * sizeof(uint32_t));
+    if (s->nrecs == 0) return RA_OK;
+    // At most every record goes: one pass, into room for all of them.
+    uint32_t *out = ra_malloc((size_t)s->nrecs * sizeof(uint32_t));
     if (!out) return RA_ERR_NOMEM;
     uint32_t k = 0;
     for (uint32_t i = 1; i < s->nsyms; i++) {
@@ -39,8 +35,12 @@ ra_status ra_source_remove_unmarked(ra_source *s, const uint64_t *marked, uint32
         // The record's values (and the room after them, if it was the tail) become garbage.
         if (s->tail == i + 1) s->tail = 0;
         s->syms[i].rec = (ra_record){.fields = RA_NO_RECORD};
-        s->nrecs--;
         out[k++] = i;
+    }
+    s->nrecs -= k;
+    if (k == 0) {
+        ra_dealloc(out);
+        return RA_OK;
     }
     *removed = out;
     *nremoved = k;

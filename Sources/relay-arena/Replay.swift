@@ -334,7 +334,7 @@ final class ReplayRunner {
             // relay v18's __gc(): only the roots count (not what subscriptions read).
             let removed: [String]
             do {
-                removed = try roots.collect(in: store)
+                removed = Array(try roots.collect(in: store))
             } catch {
                 let message = (error as? RelayArenaError)?.description ?? "\(error)"
                 emit("{\"event\":\"error\",\"step\":\(index),\"message\":\(ReadValue.string(message).jsonText)}")

@@ -106,7 +106,7 @@ struct SourceHandle {
     var symbolBound: Int { Int(ra_source_symbol_bound(raw)) }
 
     /// Removes the record of every data ID whose bit is not set; returns their symbols.
-    func removeUnmarked(_ marked: [UInt64]) throws -> [UInt32] {
+    func removeUnmarked(_ marked: [UInt64]) throws -> UpdatedSymbols {
         var removed: UnsafeMutablePointer<UInt32>? = nil
         var count: UInt32 = 0
         let status = marked.withUnsafeBufferPointer { words in
@@ -116,8 +116,7 @@ struct SourceHandle {
         guard status == RA_OK else {
             throw RelayArenaError(code: .outOfMemory, message: "out of memory collecting garbage")
         }
-        defer { ra_free(removed) }
-        return removed.map { Array(UnsafeBufferPointer(start: $0, count: Int(count))) } ?? []
+        return UpdatedSymbols(base: removed, count: Int(count))
     }
 
     /// Bytes of the values array and the heap as they are, garbage included.

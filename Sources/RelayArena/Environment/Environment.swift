@@ -129,7 +129,7 @@ public final class Environment {
                 if !self.collectAgain, self.roots.generation == generation,
                     let removed = try? store.sweep(mark)
                 {
-                    self.lastCollected = removed
+                    self.lastCollected = Array(removed)
                     break
                 }
             }

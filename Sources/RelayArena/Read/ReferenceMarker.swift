@@ -28,51 +28,77 @@ struct ReferenceMarker {
     /// Marks what `operation` with `variables` reaches from `dataID` (relay's `mark`).
     mutating func mark(operation: OperationArtifact, variables: Variables, dataID: String = RecordStore.rootID) {
         guard let id = snapshot.symbol(dataID) else { return }
-        traverse(operation.normalization, id: id, variables: operation.effectiveVariables(variables))
+        let plan = Self.plan(operation.normalization, snapshot, operation.effectiveVariables(variables))
+        traverse(plan, id: id)
+    }
+
+    /// The selections that lead to records, resolved for one root: storage keys to the store's
+    /// symbols and conditions to their branch, once, so that the walk over a million records
+    /// makes no string. A key the store has no symbol for leads nowhere and is dropped.
+    indirect enum Step {
+        case link(key: StoreSymbol, next: [Step])
+        /// A concrete inline fragment: its steps when the record's type is `type` (or the
+        /// record is the root).
+        case concrete(type: StoreSymbol?, next: [Step])
+        /// An abstract inline fragment: the type's record is kept, its steps followed.
+        case abstract(next: [Step])
+        case typeRecord
+    }
+
+    static func plan(_ selections: [Selection], _ s: StoreSnapshot, _ variables: Variables) -> [Step] {
+        var steps: [Step] = []
+        for selection in selections {
+            switch selection {
+            case .scalarField, .fragmentSpread:
+                continue
+            case .linkedField(let f):
+                if let key = s.symbol(StorageKey.of(f, variables)) {
+                    steps.append(.link(key: key, next: plan(f.selections, s, variables)))
+                }
+            case .condition(let c):
+                if (variables[c.variable] ?? .null).isTruthy == c.passingValue {
+                    steps += plan(c.selections, s, variables)
+                }
+            case .inlineFragment(let i):
+                let next = plan(i.selections, s, variables)
+                steps.append(
+                    i.abstractKey != nil ? .abstract(next: next) : .concrete(type: s.symbol(i.type), next: next))
+            case .typeDiscriminator:
+                steps.append(.typeRecord)
+            }
+        }
+        return steps
     }
 
     /// relay's `_traverse`: the ID is kept whether or not it has a record; a record's selections
     /// are followed.
-    private mutating func traverse(_ selections: [Selection], id: StoreSymbol, variables: Variables) {
+    private mutating func traverse(_ steps: [Step], id: StoreSymbol) {
         mark(id)
-        guard case .record(let record) = snapshot.record(id) else { return }
-        traverseSelections(selections, record: record, id: id, variables: variables)
+        guard !steps.isEmpty, case .record(let record) = snapshot.record(id) else { return }
+        follow(steps, record: record, id: id)
     }
 
-    private mutating func traverseSelections(
-        _ selections: [Selection], record: RecordRef, id: StoreSymbol, variables: Variables
-    ) {
-        for selection in selections {
-            switch selection {
-            case .scalarField:
-                continue
-            case .linkedField(let f):
-                switch snapshot.field(record, StorageKey.of(f, variables)) {
+    private mutating func follow(_ steps: [Step], record: RecordRef, id: StoreSymbol) {
+        for step in steps {
+            switch step {
+            case .link(let key, let next):
+                switch snapshot.field(record, key) {
                 case .link(let child)?:
-                    traverse(f.selections, id: child, variables: variables)
+                    traverse(next, id: child)
                 case .links(let list)?:
-                    for child in list { if let child { traverse(f.selections, id: child, variables: variables) } }
+                    for child in list { if let child { traverse(next, id: child) } }
                 default:
                     continue
                 }
-            case .condition(let c):
-                if (variables[c.variable] ?? .null).isTruthy == c.passingValue {
-                    traverseSelections(c.selections, record: record, id: id, variables: variables)
+            case .concrete(let type, let next):
+                if id == root || (type != nil && snapshot.typeSymbol(of: record) == type) {
+                    follow(next, record: record, id: id)
                 }
-            case .inlineFragment(let i):
-                if i.abstractKey != nil {
-                    // Abstract: the type's record (client:__type:<T>) is kept, and the selections
-                    // followed whatever the type implements.
-                    markType(of: record)
-                    traverseSelections(i.selections, record: record, id: id, variables: variables)
-                } else if snapshot.typename(of: record) == i.type || id == root {
-                    traverseSelections(i.selections, record: record, id: id, variables: variables)
-                }
-            case .typeDiscriminator:
+            case .abstract(let next):
                 markType(of: record)
-            case .fragmentSpread:
-                // Never in a normalization AST (fragments are inlined there).
-                continue
+                follow(next, record: record, id: id)
+            case .typeRecord:
+                markType(of: record)
             }
         }
     }

@@ -33,6 +33,11 @@ public struct StoreSnapshot {
         text(StoreSymbol(raw: reader.record(at: record.index)?.type ?? 0))
     }
 
+    /// The symbol of the record's `__typename`.
+    func typeSymbol(of record: RecordRef) -> StoreSymbol {
+        StoreSymbol(raw: reader.record(at: record.index)?.type ?? 0)
+    }
+
     /// The value stored under `key`, `nil` when the field is absent (never fetched).
     @inline(__always)
     public func field(_ record: RecordRef, _ key: StoreSymbol) -> FieldValue? {

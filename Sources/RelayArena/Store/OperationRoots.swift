@@ -131,7 +131,7 @@ public final class OperationRoots {
 
     /// A full collection now (relay's `__gc()`): keeps what the roots reach, and `keeping`.
     @discardableResult
-    public func collect(in store: RecordStore, keeping: [String] = []) throws -> [String] {
+    public func collect(in store: RecordStore, keeping: [String] = []) throws -> RemovedRecordIDs {
         try store.collectGarbage(roots: marking, keeping: keeping)
     }
 

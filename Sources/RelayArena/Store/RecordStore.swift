@@ -191,12 +191,12 @@ public final class RecordStore: @unchecked Sendable {
     /// every other record: their data IDs become unknown (not deleted). Marking runs under a read
     /// snapshot, so readers go on meanwhile; the sweep takes the write lock as briefly as a small
     /// publish, and a write that landed in between starts the marking again. Returns the data IDs
-    /// removed, in the store's order. With no roots and nothing kept, every record goes (relay's
+    /// removed, in the store's order (made into strings only when read). With no roots and nothing kept, every record goes (relay's
     /// rule: `client:root` is no exception).
     @discardableResult
     public func collectGarbage(
         roots: [(operation: OperationArtifact, variables: Variables)], keeping kept: [String] = []
-    ) throws -> [String] {
+    ) throws -> RemovedRecordIDs {
         while true {
             if let removed = try sweep(mark(roots: roots, keeping: kept)) { return removed }
         }
@@ -217,15 +217,16 @@ public final class RecordStore: @unchecked Sendable {
 
     /// Removes every record `mark` did not keep, unless the store was written since it was made:
     /// then `nil` (mark again). Returns the data IDs removed, in the store's order.
-    public func sweep(_ mark: CollectionMark) throws -> [String]? {
+    public func sweep(_ mark: CollectionMark) throws -> RemovedRecordIDs? {
         try source.withWriteLock {
             guard writes == mark.version else { return nil }
             let symbols = try source.removeUnmarked(mark.marked)
-            guard !symbols.isEmpty else { return [] }
-            writes &+= 1
-            let names = symbols.map { source.symbolString($0) }
-            compactIfPastThreshold()
-            return names
+            if symbols.count > 0 {
+                writes &+= 1
+                compactIfPastThreshold()
+            }
+            // The removed IDs stay interned (symbols are kept), so their texts are there to read.
+            return RemovedRecordIDs(store: self, symbols: symbols)
         }
     }
 
@@ -236,6 +237,9 @@ public final class RecordStore: @unchecked Sendable {
         source.withReadLock { source.symbolString(sym) }
     }
 }
+
+/// The data IDs a collection removed, in the store's order; strings are made on access.
+public typealias RemovedRecordIDs = UpdatedRecordIDs
 
 /// The records a collection keeps (`RecordStore.mark`), and the write it saw last.
 public struct CollectionMark: Sendable {
