@@ -57,6 +57,13 @@ final class LeakTests: XCTestCase {
                 plan: abstract)
             let copy = try RecordStore(relayJSON: store.relayJSON())
             XCTAssertEqual(copy.relayJSON(), store.relayJSON())
+            // Collection and compaction replace arrays and hand back removed IDs.
+            copy.compactionThreshold = nil
+            XCTAssertGreaterThan(try copy.collectGarbage(roots: [(docs.operations["A"]!, [:])]).count, 0)
+            XCTAssertGreaterThan(try copy.compact(), 0)
+            let left = copy.recordCount
+            XCTAssertEqual(try copy.collectGarbage(roots: []).count, left)
+            XCTAssertEqual(copy.recordCount, 0)
             _ = try? RecordStore(relayJSON: Array(#"{"a":{"__typename":"T","x":{"__refs":["a",1]}},"b":"#.utf8))
             // (the errors payload above re-linked user(id:"me") to "U", which lacks most fields)
             let read = store.read(operation: docs.operations["Q"]!, variables: ["first": .int(50)])
