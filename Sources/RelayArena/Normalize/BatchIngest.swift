@@ -1,0 +1,138 @@
+// Batch ingestion: many responses for one operation normalized on several threads at once, each
+// into its own payload, and published into one store in input order. Normalizing never reads the
+// store, so the store that results is the one a one-by-one ingest makes, byte for byte.
+import Foundation
+
+/// One response of a batch: bytes in memory, or a file streamed from disk. `name` and `line` say
+/// where it came from in errors and reports (`line` for a response that is one line of NDJSON).
+public struct IngestResponse: Sendable {
+    public enum Body: Sendable {
+        case bytes([UInt8])
+        case file(String)
+    }
+    public var body: Body
+    public var name: String
+    public var line: Int?
+
+    public init(bytes: [UInt8], name: String, line: Int? = nil) {
+        body = .bytes(bytes)
+        self.name = name
+        self.line = line
+    }
+
+    public init(fileAt path: String) {
+        body = .file(path)
+        name = path
+        line = nil
+    }
+
+    /// `name`, or `name:line`.
+    public var place: String { line.map { "\(name):\($0)" } ?? name }
+
+    var byteCount: Int {
+        switch body {
+        case .bytes(let b): return b.count
+        case .file(let path):
+            return ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? NSNumber)?.intValue ?? 0
+        }
+    }
+}
+
+/// What a batch did: responses published, bytes read, and the responses skipped with their
+/// errors (only with `keepGoing`).
+public struct IngestReport: Sendable {
+    public var published = 0
+    public var bytes = 0
+    public var skipped: [(response: String, error: RelayArenaError)] = []
+}
+
+/// A response of a batch that failed: where (file, line) and the normalizer's error (with its
+/// byte offset in that response).
+public struct IngestError: Error, CustomStringConvertible, Sendable {
+    public var response: String
+    public var error: RelayArenaError
+    public var description: String { "\(response): \(error.description)" }
+}
+
+extension RecordStore {
+    /// Normalizes `responses` for `plan` on up to `jobs` threads and publishes them in their
+    /// order (a store holding only its root takes the first payload's arena, as `commit` does).
+    /// At most `2 × jobs` payloads wait at once, so memory follows the jobs, not the batch.
+    ///
+    /// A response that fails stops the batch with an `IngestError` naming it (the responses
+    /// before it are published: write the store out only on success), or, with `keepGoing`, is
+    /// skipped and reported. `progress` is called after each publish, on the caller's task.
+    @discardableResult
+    public func ingest(
+        _ responses: some Sequence<IngestResponse>, plan: NormalizationPlan, rootID: String = RecordStore.rootID,
+        limits: NormalizationLimits = .init(), jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+        keepGoing: Bool = false, progress: ((IngestReport) -> Void)? = nil
+    ) async throws -> IngestReport {
+        let jobs = max(1, jobs)
+        var report = IngestReport()
+        var iterator = responses.makeIterator()
+        try await withThrowingTaskGroup(of: (Int, IngestResponse, Result<NormalizedPayload, RelayArenaError>).self) {
+            group in
+            var started = 0
+            var nextToPublish = 0
+            var ready: [Int: (IngestResponse, Result<NormalizedPayload, RelayArenaError>)] = [:]
+            func startNext() -> Bool {
+                guard let response = iterator.next() else { return false }
+                let index = started
+                started += 1
+                group.addTask {
+                    (index, response, Self.normalize(response, plan: plan, rootID: rootID, limits: limits))
+                }
+                return true
+            }
+            var more = true
+            while more && started < jobs { more = startNext() }
+            while let (index, response, result) = try await group.next() {
+                ready[index] = (response, result)
+                // Publish every payload whose turn has come, in input order.
+                while let (response, result) = ready.removeValue(forKey: nextToPublish) {
+                    nextToPublish += 1
+                    switch result {
+                    case .success(let payload):
+                        _ = try publishConsuming(payload)
+                        report.published += 1
+                        report.bytes += response.byteCount
+                    case .failure(let error):
+                        guard keepGoing else {
+                            group.cancelAll()
+                            throw IngestError(response: response.place, error: error)
+                        }
+                        report.skipped.append((response.place, error))
+                    }
+                    progress?(report)
+                }
+                // Keep the workers busy, with at most 2 × jobs payloads waiting their turn.
+                while more && started - nextToPublish < 2 * jobs && started - nextToPublish - ready.count < jobs {
+                    more = startNext()
+                }
+            }
+        }
+        return report
+    }
+
+    private static func normalize(
+        _ response: IngestResponse, plan: NormalizationPlan, rootID: String, limits: NormalizationLimits
+    ) -> Result<NormalizedPayload, RelayArenaError> {
+        do {
+            switch response.body {
+            case .bytes(let bytes):
+                let normalizer = try ResponseNormalizer(
+                    plan: plan, rootID: rootID, limits: limits, expectedBytes: bytes.count)
+                try normalizer.feed(bytes)
+                return .success(try normalizer.finish())
+            case .file(let path):
+                return .success(
+                    try ResponseNormalizer.normalize(fileAt: path, plan: plan, rootID: rootID, limits: limits))
+            }
+        } catch let error as RelayArenaError {
+            return .failure(error)
+        } catch {
+            return .failure(RelayArenaError(code: .io, message: "\(error)"))
+        }
+    }
+}
