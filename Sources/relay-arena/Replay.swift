@@ -245,7 +245,7 @@ final class ReplayRunner {
     private final class Clock { var now: Milliseconds = 0 }
     private let clock = Clock()
     /// Retains by name (a released one stays, disposed: releasing again does nothing).
-    private var retains: [String: RootRetain] = [:]
+    private var retains: [String: Disposable] = [:]
     /// Active subscriptions by name.
     private var ids: [String: SubscriptionID] = [:]
     /// Refetch requests not answered yet, by subscription name: a publish of the same request

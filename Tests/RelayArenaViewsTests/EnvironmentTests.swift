@@ -108,6 +108,22 @@ final class EnvironmentTests: XCTestCase {
         XCTAssertFalse(row.isMissingData)
     }
 
+    /// A hold defers collection: a root dropped meanwhile is collected when the hold ends.
+    func testAHoldDefersCollection() async throws {
+        let (environment, _) = Environment.mock(roots: OperationRoots(releaseBufferSize: 0))
+        try environment.commitPayload(CurrentUserToDoListQuery.artifact, response: Array(Payloads.currentUser.utf8))
+        let hold = environment.holdCollection()
+        environment.retain(CurrentUserToDoListQuery.artifact).dispose()
+        await environment.collectionFinished()
+        XCTAssertEqual(environment.lastCollected, [])
+        XCTAssertEqual(environment.check(CurrentUserToDoListQuery.artifact), .available)
+        hold.dispose()
+        hold.dispose()
+        await environment.collectionFinished()
+        XCTAssertTrue(environment.lastCollected.contains("me"))
+        XCTAssertEqual(environment.check(CurrentUserToDoListQuery.artifact), .missing)
+    }
+
     func testTheRequestIsWhatRelaySends() throws {
         let body = String(decoding: listRequest.body, as: UTF8.self)
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])

@@ -99,7 +99,7 @@ public final class Environment {
 
     /// Retains an operation as a root (relay's `environment.retain`): its data is what `check`
     /// answers for, written with the epoch and time of its last write. Dispose the handle to release.
-    public func retain(_ operation: OperationArtifact, variables: Variables = [:]) -> RootRetain {
+    public func retain(_ operation: OperationArtifact, variables: Variables = [:]) -> Disposable {
         roots.retain(operation, variables: variables)
     }
 
@@ -114,6 +114,10 @@ public final class Environment {
     /// lock. A write or a new root meanwhile makes it mark again. Calls while one is scheduled
     /// or running join it.
     public func scheduleCollection() {
+        guard holds == 0 else {
+            collectWhenReleased = true
+            return
+        }
         guard collection == nil else {
             collectAgain = true
             return
@@ -126,6 +130,10 @@ public final class Environment {
                 let kept = Array(self.subscriptions.seenRecords)
                 let store = self.store
                 let mark = await Task.detached(priority: .utility) { store.mark(roots: roots, keeping: kept) }.value
+                if self.holds > 0 {
+                    self.collectWhenReleased = true
+                    break
+                }
                 if !self.collectAgain, self.roots.generation == generation,
                     let removed = try? store.sweep(mark)
                 {
@@ -134,6 +142,27 @@ public final class Environment {
                 }
             }
             self?.collection = nil
+        }
+    }
+
+    private var holds = 0
+    private var collectWhenReleased = false
+
+    /// Holds collection (relay's `holdGC`): none is scheduled until every hold is disposed, and
+    /// one asked for meanwhile runs then; a collection in progress does not sweep. For updates
+    /// that must not lose records under them while applied (optimistic ones).
+    public func holdCollection() -> Disposable {
+        holds += 1
+        collectAgain = true  // one marking now must not sweep
+        return Disposable { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self else { return }
+                self.holds -= 1
+                if self.holds == 0 && self.collectWhenReleased {
+                    self.collectWhenReleased = false
+                    self.scheduleCollection()
+                }
+            }
         }
     }
 

@@ -29,7 +29,7 @@ public final class QueryModel<O: GraphQLOperation> {
     @ObservationIgnored private var subscription: SubscriptionID?
     @ObservationIgnored private var loading: Task<Void, Never>?
     /// The query is a root while the model lives (as relay's `loadQuery` retains it).
-    @ObservationIgnored private let retained: RootRetain
+    @ObservationIgnored private let retained: Disposable
 
     /// relay-runtime's default policy is store-or-network (Relay.swift's was network-only).
     public init(environment: Environment, operation: O, fetchPolicy: FetchPolicy = .storeOrNetwork) {

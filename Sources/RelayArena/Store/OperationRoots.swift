@@ -74,7 +74,7 @@ public final class OperationRoots {
 
     /// Retains an operation (relay's `store.retain`): it is a root until every retain is disposed
     /// and the release buffer lets it go. Disposing the returned handle twice does nothing.
-    public func retain(_ operation: OperationArtifact, variables: Variables) -> RootRetain {
+    public func retain(_ operation: OperationArtifact, variables: Variables) -> Disposable {
         let request = GraphQLRequest(operation: operation, variables: variables)
         let id = request.identifier
         if var root = roots[id] {
@@ -87,7 +87,7 @@ public final class OperationRoots {
             order.append(id)
             generation += 1
         }
-        return RootRetain { [weak self] in self?.release(id) }
+        return Disposable { [weak self] in self?.release(id) }
     }
 
     /// Ends one retain: at none left the root goes into the release buffer (the oldest there is
@@ -186,9 +186,9 @@ public final class OperationRoots {
     }
 }
 
-/// One retain of an operation root (relay's `Disposable` from `retain`). Disposing it twice does
-/// nothing; dropping it without disposing keeps the retain (as relay's would).
-public final class RootRetain {
+/// What `retain` and `holdCollection` return (relay's `Disposable`): `dispose()` ends the retain
+/// or hold; disposing twice does nothing; dropping it without disposing keeps it (as relay's).
+public final class Disposable {
     private var release: (() -> Void)?
     init(_ release: @escaping () -> Void) { self.release = release }
 
