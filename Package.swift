@@ -13,7 +13,11 @@ let package = Package(
         .library(name: "RelayArenaHTTP", targets: ["RelayArenaHTTP"]),
         // Not API: the generated to-do workloads and the yajl baseline, for Benchmarks/ only
         // (a nested package can use products alone). No compatibility promise.
-        .library(name: "RelayArenaBenchmarkSupport", targets: ["RelayArenaWorkloads", "YajlBaseline"]),
+        // RelayArenaHTTPWorkloads (the fetch figures' loopback server) is empty without the `HTTP` trait.
+        .library(
+            name: "RelayArenaBenchmarkSupport",
+            targets: ["RelayArenaWorkloads", "RelayArenaHTTPWorkloads", "YajlBaseline"]
+        ),
         .executable(name: "relay-arena", targets: ["relay-arena"]),
         // Build-tool plugin: generates a target's typed views with relay-arena generate.
         .plugin(name: "RelayArenaGenerate", targets: ["RelayArenaGenerate"]),
@@ -92,17 +96,22 @@ let package = Package(
         .target(
             name: "RelayArenaWorkloads", dependencies: ["RelayArena", "RelayArenaCompiler"],
             path: "Sources/RelayArenaWorkloads", resources: [.copy("Documents")]),
-        .executableTarget(
-            name: "relay-arena",
+        // The fetch figures' loopback server (CannedServer), for `relay-arena bench` and Benchmarks/.
+        .target(
+            name: "RelayArenaHTTPWorkloads",
             dependencies: [
-                "RelayArena", "RelayArenaCompiler", "RelayArenaHTTP", "RelayArenaWorkloads", "YajlBaseline",
-                "CAllocationCounter",
-                .product(
-                    name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Compiler"])),
-                // The quick bench's loopback server for the fetch figure (Bench's CannedServer).
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["HTTP"])),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["HTTP"])),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["HTTP"])),
+            ],
+            path: "Sources/RelayArenaHTTPWorkloads"),
+        .executableTarget(
+            name: "relay-arena",
+            dependencies: [
+                "RelayArena", "RelayArenaCompiler", "RelayArenaHTTP", "RelayArenaWorkloads", "RelayArenaHTTPWorkloads",
+                "YajlBaseline", "CAllocationCounter",
+                .product(
+                    name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Compiler"])),
             ],
             path: "Sources/relay-arena"
         ),

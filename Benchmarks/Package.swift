@@ -13,14 +13,16 @@ let package = Package(
     name: "RelayArenaBenchmarks",
     platforms: [.macOS(.v13)],
     dependencies: [
-        // Compiler only: the benchmark support needs the compiler, nothing of the HTTP trait.
-        .package(name: "RelayArena", path: "..", traits: ["Compiler"]),
+        // The compiler for the benchmark support; HTTP for the Environment target's fetch figure
+        // (HTTPNetwork, and the loopback server in RelayArenaBenchmarkSupport).
+        .package(name: "RelayArena", path: "..", traits: ["Compiler", "HTTP"]),
         .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
-    targets: ["Ingest", "Refetch", "Reads"].map { name in
+    targets: ["Ingest", "Refetch", "Reads", "Environment"].map { name in
         .executableTarget(
             name: name,
-            dependencies: benchmarkDependencies,
+            dependencies: benchmarkDependencies
+                + (name == "Environment" ? [.product(name: "RelayArenaHTTP", package: "RelayArena")] : []),
             path: "Benchmarks/\(name)",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
         )

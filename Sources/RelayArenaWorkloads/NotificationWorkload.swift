@@ -29,6 +29,18 @@ public enum NotificationWorkload {
         (0..<count).map { TodoListWorkload.base64("Todo:\($0)") }
     }
 
+    /// The todos among the first `todos` that `changed` changes against `first`: the todo data
+    /// IDs a publish of `changed` updates in a store holding `first` (a scratch store, dropped).
+    public static func changedTodoIDs(first: [UInt8], changed: [UInt8], todos: Int) throws -> [String] {
+        let scratch = RecordStore()
+        let plan = try TodoListSetup.plan(todos: todos)
+        let limits = NormalizationLimits(
+            maxBytes: max(NormalizationLimits.defaultMaxBytes, UInt64(max(first.count, changed.count))))
+        try scratch.commit(response: first, plan: plan, limits: limits)
+        let todoIDs = Set(todoIDs(todos))
+        return try scratch.commit(response: changed, plan: plan, limits: limits).filter { todoIDs.contains($0) }
+    }
+
     /// An environment (its network unused) whose store holds `first`, with a fragment model on
     /// each of the todos `models`.
     public static func environment(first: [UInt8], todos: Int, models: [String]) throws -> (

@@ -258,15 +258,8 @@ struct Bench: ParsableCommand {
         identicalAll: Double, identicalNone: Double, identicalCalled: Int
     ) {
         let changed1 = TodoListWorkload(todos: todos).response(changedPercent: 1)
-        // The todos the 1% variant changes, from a publish into a scratch store.
-        let scratch = RecordStore()
-        let plan = try TodoListSetup.plan(todos: todos)
-        let limits = NormalizationLimits(maxBytes: max(NormalizationLimits.defaultMaxBytes, UInt64(changed10.count)))
-        try scratch.commit(response: first, plan: plan, limits: limits)
-        let todoIDs = Set(NotificationWorkload.todoIDs(todos))
-        let changedIDs = try scratch.commit(response: changed1, plan: plan, limits: limits).filter {
-            todoIDs.contains($0)
-        }
+        let todoIDs = NotificationWorkload.todoIDs(todos)
+        let changedIDs = try NotificationWorkload.changedTodoIDs(first: first, changed: changed1, todos: todos)
         var r = (
             notify1All: Double.infinity, notify1Changed: Double.infinity, called1: 0, refetch10All: Double.infinity,
             refetch10None: Double.infinity, identicalAll: Double.infinity, identicalNone: Double.infinity,
@@ -282,7 +275,7 @@ struct Bench: ParsableCommand {
             }
             do {
                 let (all, models) = try NotificationWorkload.environment(
-                    first: first, todos: todos, models: Array(todoIDs))
+                    first: first, todos: todos, models: todoIDs)
                 let identical = try NotificationWorkload.refetch(all, first, todos: todos)
                 r.identicalAll = min(r.identicalAll, identical.total)
                 r.identicalCalled = max(r.identicalCalled, identical.called)
@@ -298,7 +291,7 @@ struct Bench: ParsableCommand {
             }
             do {
                 let (all, models) = try NotificationWorkload.environment(
-                    first: first, todos: todos, models: Array(todoIDs))
+                    first: first, todos: todos, models: todoIDs)
                 let one = try NotificationWorkload.refetch(all, changed1, todos: todos)
                 r.notify1All = min(r.notify1All, one.notify)
                 r.called1 = one.called

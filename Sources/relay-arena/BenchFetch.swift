@@ -6,6 +6,7 @@
     import Foundation
     import RelayArena
     import RelayArenaHTTP
+    import RelayArenaHTTPWorkloads
     import RelayArenaWorkloads
 
     extension Bench {

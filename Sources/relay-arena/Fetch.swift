@@ -5,6 +5,7 @@
     import Foundation
     import RelayArena
     import RelayArenaHTTP
+    import RelayArenaWorkloads
 
     struct Fetch: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -72,7 +73,9 @@
             }
             // Into a new store, as `normalize` does: the store takes the payload's arena whole.
             let updated = try stores.store == nil ? target.publishConsuming(payload) : target.publish(payload)
-            if printPeakRSS { FileHandle.standardError.write(Data("peak_rss_bytes: \(ownPeakRSS())\n".utf8)) }
+            if printPeakRSS {
+                FileHandle.standardError.write(Data("peak_rss_bytes: \(ProcessMemory.peakResidentBytes)\n".utf8))
+            }
             try writeResults(
                 target, updated, writeStore: stores.writeStore, updatedIDs: stores.updatedIDs, quiet: quiet)
         }

@@ -2,6 +2,7 @@
 import ArgumentParser
 import Foundation
 import RelayArena
+import RelayArenaWorkloads
 
 struct Normalize: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -37,7 +38,9 @@ struct Normalize: ParsableCommand {
             response == "-"
             ? try target.commit(handle: .standardInput, plan: plan, rootID: rootID, limits: limits)
             : try target.commit(fileAt: response, plan: plan, rootID: rootID, limits: limits)
-        if printPeakRSS { FileHandle.standardError.write(Data("peak_rss_bytes: \(ownPeakRSS())\n".utf8)) }
+        if printPeakRSS {
+            FileHandle.standardError.write(Data("peak_rss_bytes: \(ProcessMemory.peakResidentBytes)\n".utf8))
+        }
         try writeResults(target, updated, writeStore: stores.writeStore, updatedIDs: stores.updatedIDs, quiet: quiet)
     }
 }
@@ -59,16 +62,6 @@ func writeResults(
     } else if !quiet {
         FileHandle.standardOutput.write(Data(target.relayJSON() + [0x0A]))
     }
-}
-
-/// VmHWM from /proc/self/status: the peak resident memory of this address space only (unlike
-/// getrusage, not inherited from a parent through vfork and exec). 0 when unavailable.
-func ownPeakRSS() -> Int {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-        let kb = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
-    else { return 0 }
-    return kb * 1024
 }
 
 /// The store a command starts from and where its results go (`normalize`, `fetch`).

@@ -1,17 +1,18 @@
-// The fetch benchmark's server: SwiftNIO on loopback answering every POST with one pre-generated
-// response, written in 64 KiB chunks, so that the figure measures the client (AsyncHTTPClient,
-// streaming into the normalizer), not GraphQL execution.
+// The fetch benchmarks' server (`relay-arena bench` and Benchmarks/Environment): SwiftNIO on
+// loopback answering every POST with one pre-generated response, written in 64 KiB chunks, so that
+// the figure measures the client (AsyncHTTPClient, streaming into the normalizer), not GraphQL
+// execution. Empty without the `HTTP` trait.
 #if HTTP
     import NIOCore
     import NIOHTTP1
     import NIOPosix
 
-    final class CannedServer {
+    public final class CannedServer {
         private let channel: any Channel
-        let port: Int
+        public let port: Int
 
         /// Starts serving `body` on 127.0.0.1 at a port the system picks.
-        init(body: [UInt8], chunkSize: Int = 64 * 1024) throws {
+        public init(body: [UInt8], chunkSize: Int = 64 * 1024) throws {
             let chunks = stride(from: 0, to: body.count, by: chunkSize).map {
                 ByteBuffer(bytes: body[$0..<min($0 + chunkSize, body.count)])
             }
@@ -32,11 +33,11 @@
             self.port = port
         }
 
-        var url: String { "http://127.0.0.1:\(port)/graphql" }
+        public var url: String { "http://127.0.0.1:\(port)/graphql" }
 
-        func stop() { try? channel.close().wait() }
+        public func stop() { try? channel.close().wait() }
 
-        enum CannedServerError: Error { case noPort }
+        public enum CannedServerError: Error { case noPort }
 
         /// Reads a request to its end, then writes the head and every chunk.
         private final class Handler: ChannelInboundHandler {
