@@ -150,6 +150,8 @@ struct Bench: ParsableCommand {
         progress("notifications: a fragment model per todo, refetches with 1% and 10% changed and identical")
         let notes = try MainActor.assumeIsolated { try notifications(first: first, changed10: changed10) }
 
+        let life = try lifecycle()
+
         var rows: [(String, String, Double?)] = [
             ("todos", String(todos), nil),
             ("input_bytes", String(first.count), nil),
@@ -190,6 +192,18 @@ struct Bench: ParsableCommand {
                 ("fetch_peak_rss_growth_bytes", fetched.peakGrowth.map { String($0) } ?? "null", nil),
             ]
         #endif
+        rows += [
+            ("gc_store_records", String(life.records), nil),
+            ("gc_ingest_seconds", fmt(life.ingest), nil),
+            ("gc_half_released_seconds", fmt(life.collect), nil),
+            ("gc_removed_records", String(life.removed), nil),
+            ("gc_compact_seconds", fmt(life.compact), nil),
+            ("refetches_compacted_seconds", fmt(life.compacted.seconds), nil),
+            ("refetches_uncompacted_seconds", fmt(life.uncompacted.seconds), nil),
+            ("refetches_arena_vs_fresh", fmt(life.compacted.arenaRatio), nil),
+            ("batch_ingest_1_job_seconds", fmt(life.oneJob), nil),
+            ("batch_ingest_2_jobs_seconds", fmt(life.twoJobs), nil),
+        ]
         if let long {
             rows += [
                 ("long_text_bytes", String(long.textBytes), nil),
@@ -237,6 +251,13 @@ struct Bench: ParsableCommand {
                 + "refetch 10% end to end, \(todos) models / none: \(fmt(notes.refetch10All / notes.refetch10None))×; "
                 + "identical refetch, \(todos) models / none: \(fmt(notes.identicalAll / notes.identicalNone))× (\(notes.identicalCalled) called)"
         )
+        print(
+            "GC of \(life.records) records, half the roots released / their ingest: \(fmt(life.collect / life.ingest))× "
+                + "(+ compaction \(fmt(life.compact / life.ingest))×); \(life.refetches) refetches, 10% changed each: "
+                + "arena / fresh ingest \(fmt(life.compacted.arenaRatio))× (\(fmt(life.uncompacted.arenaRatio))× without compaction), "
+                + "time with compaction / without \(fmt(life.compacted.seconds / life.uncompacted.seconds))×; "
+                + "batch ingest of \(life.batch) responses, 1 job / 2 jobs: \(fmt(life.oneJob / life.twoJobs))×"
+        )
         if let long {
             let memory =
                 long.rssGrowth.map { ", peak RSS growth / text bytes: \(fmt(Double($0) / Double(long.textBytes)))×" }
@@ -245,6 +266,59 @@ struct Bench: ParsableCommand {
                 "one \(long.textBytes / 1_000_000) MB text streamed in 64 KiB chunks / yajl over the same bytes in one call: \(fmt(long.seconds / long.yajlSeconds))×\(memory)"
             )
         }
+    }
+
+    struct LifecycleFigures {
+        var records = 0, removed = 0, refetches = 0, batch = 0
+        var ingest = Double.infinity, collect = Double.infinity, compact = Double.infinity
+        var compacted = (seconds: Double.infinity, arenaRatio: 0.0)
+        var uncompacted = (seconds: Double.infinity, arenaRatio: 0.0)
+        var oneJob = Double.infinity, twoJobs = Double.infinity
+    }
+
+    /// The store lifecycle's figures (LifecycleWorkload), scaled to `todos`: a collection of a
+    /// store of 10 × todos records with half its roots released, against its ingest; refetches
+    /// with and without automatic compaction; a batch ingest on 1 and on 2 jobs.
+    func lifecycle() throws -> LifecycleFigures {
+        var f = LifecycleFigures()
+        let users = max(2, todos / 50)
+        progress(
+            "store lifecycle: GC of \(users * 500 * 2) records with half the roots released, refetches with and without compaction, batch ingest on 1 and 2 jobs"
+        )
+        let roots = try LifecycleWorkload.Roots(users: users, todos: 500)
+        var best = Double.infinity
+        for _ in 0..<min(repetitions, 3) {
+            let round = try LifecycleWorkload.collect(roots)
+            if round.collect / round.ingest < best {
+                best = round.collect / round.ingest
+                (f.ingest, f.collect, f.compact, f.removed) = round
+            }
+        }
+        f.records = users * 1_002 + 1  // a user, its connection, 500 edges and todos; the root
+        f.refetches = 100
+        f.compacted = try LifecycleWorkload.refetches(todos: todos, count: f.refetches, threshold: 0.125)
+        f.uncompacted = try LifecycleWorkload.refetches(todos: todos, count: f.refetches, threshold: nil)
+        f.batch = 200
+        let batch = LifecycleWorkload.batch(count: f.batch, todos: max(1, todos / 20))
+        let perResponse = max(1, todos / 20)
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var times: (Double, Double) = (.infinity, .infinity)
+        nonisolated(unsafe) var failure: (any Error)?
+        Task.detached {
+            do {
+                for _ in 0..<min(repetitions, 3) {
+                    times.0 = min(times.0, try await LifecycleWorkload.ingest(batch, todos: perResponse, jobs: 1))
+                    times.1 = min(times.1, try await LifecycleWorkload.ingest(batch, todos: perResponse, jobs: 2))
+                }
+            } catch {
+                failure = error
+            }
+            done.signal()
+        }
+        done.wait()
+        if let failure { throw failure }
+        (f.oneJob, f.twoJobs) = times
+        return f
     }
 
     /// The environment's notification figures (NotificationWorkload): a fragment model on every
