@@ -281,7 +281,7 @@ struct Bench: ParsableCommand {
     /// with and without automatic compaction; a batch ingest on 1 and on 2 jobs.
     func lifecycle() throws -> LifecycleFigures {
         var f = LifecycleFigures()
-        let users = max(2, todos / 50)
+        let users = max(2, todos / 100)
         progress(
             "store lifecycle: GC of \(users * 500 * 2) records with half the roots released, refetches with and without compaction, batch ingest on 1 and 2 jobs"
         )
