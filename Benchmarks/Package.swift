@@ -9,6 +9,12 @@ let benchmarkDependencies: [Target.Dependency] = [
     .product(name: "RelayArenaBenchmarkSupport", package: "RelayArena"),
 ]
 
+/// Lifecycle alone: it compiles its own operation, and compares with a SQLite cache (GRDB).
+let lifecycleDependencies: [Target.Dependency] = [
+    .product(name: "RelayArenaCompiler", package: "RelayArena"),
+    .product(name: "GRDB", package: "GRDB.swift"),
+]
+
 let package = Package(
     name: "RelayArenaBenchmarks",
     platforms: [.macOS(.v13)],
@@ -17,12 +23,15 @@ let package = Package(
         // (HTTPNetwork, and the loopback server in RelayArenaBenchmarkSupport).
         .package(name: "RelayArena", path: "..", traits: ["Compiler", "HTTP"]),
         .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        // Lifecycle's comparator: a SQLite normalized cache as Apollo iOS keeps one.
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
-    targets: ["Ingest", "Refetch", "Reads", "Environment"].map { name in
+    targets: ["Ingest", "Refetch", "Reads", "Environment", "Lifecycle"].map { name in
         .executableTarget(
             name: name,
             dependencies: benchmarkDependencies
-                + (name == "Environment" ? [.product(name: "RelayArenaHTTP", package: "RelayArena")] : []),
+                + (name == "Environment" ? [.product(name: "RelayArenaHTTP", package: "RelayArena")] : [])
+                + (name == "Lifecycle" ? lifecycleDependencies : []),
             path: "Benchmarks/\(name)",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
         )
