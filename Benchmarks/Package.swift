@@ -9,10 +9,9 @@ let benchmarkDependencies: [Target.Dependency] = [
     .product(name: "RelayArenaBenchmarkSupport", package: "RelayArena"),
 ]
 
-/// Lifecycle alone: it compiles its own operation, and compares with a SQLite cache (GRDB).
+/// Lifecycle alone: it compares with a SQLite cache (GRDB).
 let lifecycleDependencies: [Target.Dependency] = [
-    .product(name: "RelayArenaCompiler", package: "RelayArena"),
-    .product(name: "GRDB", package: "GRDB.swift"),
+    .product(name: "GRDB", package: "GRDB.swift")
 ]
 
 let package = Package(

@@ -15,7 +15,6 @@ import Benchmark
 import Foundation
 import GRDB
 import RelayArena
-import RelayArenaCompiler
 import RelayArenaWorkloads
 
 #if canImport(Glibc)
@@ -72,23 +71,6 @@ extension Benchmark {
 
 // MARK: GC
 
-/// The operation of the collection's roots: one user's first todos.
-let userTodosQuery = """
-    query L($id: String!, $first: Int!) { user(id: $id) { id todos(first: $first) { edges { node { id text complete } } } } }
-    """
-
-/// User `u<i>`'s response: `todos` todos with data IDs `t<i>_<j>`.
-func userTodosResponse(user i: Int, todos: Int) -> [UInt8] {
-    var out = #"{"data":{"user":{"id":"u\#(i)","todos":{"edges":["#
-    out.reserveCapacity(todos * 72 + 64)
-    for j in 0..<todos {
-        if j > 0 { out += "," }
-        out += #"{"node":{"id":"t\#(i)_\#(j)","text":"todo \#(j) of user \#(i)","complete":\#(j % 3 == 0)}}"#
-    }
-    out += "]}}}}"
-    return Array(out.utf8)
-}
-
 func registerCollection() {
     let roots = 1_000
     let todos = 500
@@ -101,13 +83,9 @@ func registerCollection() {
                 count("arena kB before compaction"), count("arena kB after compaction"),
             ], maxIterations: 3)
     ) { benchmark in
-        let schema = try String(contentsOf: TodoListDocuments.schemaURL, encoding: .utf8)
-        let compiler = try Compiler(schema: GraphQLSourceFile(name: "todo.graphql", text: schema))
-        let operation = try compiler.compile([GraphQLSourceFile(name: "l.graphql", text: userTodosQuery)])
-            .operations["L"]!
-        let variables: [Variables] = (0..<roots).map { ["id": .string("u\($0)"), "first": .int(Int64(todos))] }
-        let plans = try variables.map { try NormalizationPlan(operation: operation, variables: $0) }
-        let responses = (0..<roots).map { userTodosResponse(user: $0, todos: todos) }
+        let workload = try LifecycleWorkload.Roots(users: roots, todos: todos)
+        let plans = try workload.variables.map { try NormalizationPlan(operation: workload.operation, variables: $0) }
+        let responses = workload.responses
         for _ in benchmark.scaledIterations {
             let store = RecordStore()
             let (_, ingest) = try timed {
@@ -117,8 +95,7 @@ func registerCollection() {
             // The collection alone: its sweep would compact at once (half the store is garbage
             // past the default 1/8), and the compaction is timed apart below.
             store.compactionThreshold = nil
-            let kept = stride(from: 0, to: roots, by: 2).map { (operation: operation, variables: variables[$0]) }
-            let (removed, collection) = try timed { try store.collectGarbage(roots: kept).count }
+            let (removed, collection) = try timed { try store.collectGarbage(roots: workload.half).count }
             let arenaBefore = store.arenaBytes
             let (_, compaction) = try timed { try store.compact() }
             benchmark.record(ratio("GC / ingest"), collection, over: ingest)
