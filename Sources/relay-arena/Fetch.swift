@@ -73,8 +73,7 @@
             // Into a new store, as `normalize` does: the store takes the payload's arena whole.
             let updated = try stores.store == nil ? target.publishConsuming(payload) : target.publish(payload)
             if printPeakRSS { FileHandle.standardError.write(Data("peak_rss_bytes: \(ownPeakRSS())\n".utf8)) }
-            try writeResults(
-                target, updated, writeStore: stores.writeStore, updatedIDs: stores.updatedIDs, quiet: quiet)
+            try writeResults(target, updated, stores: stores, quiet: quiet)
         }
 
         static let errorsKept = 64 * 1024

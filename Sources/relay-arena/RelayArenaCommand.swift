@@ -16,9 +16,12 @@ struct RelayArenaCommand: AsyncParsableCommand {
     /// `fetch` exists only with the `HTTP` trait (AsyncHTTPClient).
     private static var subcommands: [any ParsableCommand.Type] {
         #if HTTP
-            [Normalize.self, Fetch.self, Read.self, Replay.self, Bench.self, Workload.self, Generate.self]
+            [
+                Normalize.self, Fetch.self, Read.self, Replay.self, Dump.self, Merge.self, Bench.self, Workload.self,
+                Generate.self,
+            ]
         #else
-            [Normalize.self, Read.self, Replay.self, Bench.self, Workload.self, Generate.self]
+            [Normalize.self, Read.self, Replay.self, Dump.self, Merge.self, Bench.self, Workload.self, Generate.self]
         #endif
     }
 
@@ -118,6 +121,18 @@ func readBytes(_ path: String) throws -> Data {
         throw RelayArenaError(code: .io, message: "cannot read \(path)")
     }
     return data
+}
+
+/// The store in a file: a snapshot or relay toJSON JSON, told apart by content (a snapshot's magic
+/// number), not by the file's name.
+func loadStore(_ path: String) throws -> RecordStore {
+    guard let handle = FileHandle(forReadingAtPath: path) else {
+        throw RelayArenaError(code: .io, message: "cannot read \(path)")
+    }
+    let head = (try? handle.read(upToCount: 8)) ?? Data()
+    try? handle.close()
+    if RecordStore.isSnapshot(head) { return try RecordStore(snapshotAt: path) }
+    return try RecordStore(relayJSON: readBytes(path))
 }
 
 /// Writes through a temporary file and a rename, so a reader never sees half a file.
