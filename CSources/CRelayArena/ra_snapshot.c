@@ -11,6 +11,7 @@
 #include "ra_buf.h"
 #include "ra_json.h"
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -250,7 +251,7 @@ ra_status ra_source_write_snapshot(const ra_source *s, const char *path, ra_erro
 
 // MARK: - Load
 
-static bool fail(ra_error *err, uint64_t offset, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static bool fail(ra_error *err, uint64_t offset, const char *fmt, ...) __attribute__((format(printf, 3, 4), cold, noinline));
 static bool fail(ra_error *err, uint64_t offset, const char *fmt, ...) {
     if (!err) return false;
     char msg[400];
@@ -304,11 +305,24 @@ static bool checked_header(const uint8_t *b, size_t n, snap_header *h, ra_error 
         return fail(err, offsetof(snap_header, file_size),
                     "bad bound: the arrays' sizes in the header add up to %llu bytes, not the file's %llu",
                     (unsigned long long)snap_layout(h, off, len), (unsigned long long)h->file_size);
-    uint64_t sum, want = XXH3_64bits(b, n - 8);
-    memcpy(&sum, b + n - 8, 8);
-    if (sum != want) return fail(err, n - 8, "snapshot checksum mismatch (the file is corrupt)");
     return true;
 }
+
+// The checksum, over every byte before it. A large file's is computed on a thread of its own
+// while the bounds are checked (the checks never read outside the file, whatever its bytes).
+typedef struct snap_sum {
+    const uint8_t *b;
+    size_t n;
+    bool ok;
+} snap_sum;
+static void *sum_run(void *arg) {
+    snap_sum *c = arg;
+    uint64_t sum;
+    memcpy(&sum, c->b + c->n - 8, 8);
+    c->ok = XXH3_64bits(c->b, c->n - 8) == sum;
+    return NULL;
+}
+#define SNAP_SUM_THREAD_MIN ((size_t)8 << 20)
 
 // The arrays of a checked file, read in place, and their counts.
 typedef struct snap_view {
@@ -322,7 +336,7 @@ typedef struct snap_view {
 } snap_view;
 
 // A heap value at `off` lies within the heap: `*start` and `*len` get where its bytes are.
-static bool heap_value_ok(const snap_view *v, uint64_t off, uint64_t *start, uint32_t *len) {
+static inline __attribute__((always_inline)) bool heap_value_ok(const snap_view *v, uint64_t off, uint64_t *start, uint32_t *len) {
     uint64_t n = v->h->heap_len;
     if (off >= n) return false;
     if (v->heap[off] < RA_LEN_LONG) {
@@ -341,7 +355,7 @@ static uint64_t val_at(const snap_view *v, uint32_t fields, uint32_t j) {
     return v->off[A_VALS] + 4 * ((uint64_t)fields + j);
 }
 
-static bool check_value(const snap_view *v, uint32_t sym, const ra_record *r, uint32_t j, uint32_t word, ra_error *err) {
+static inline __attribute__((always_inline)) bool check_value(const snap_view *v, uint32_t sym, const ra_record *r, uint32_t j, uint32_t word, ra_error *err) {
     uint32_t p = v->vals[r->fields + j], nsyms = v->h->nsyms, len;
     uint64_t start;
     switch (word >> 28) {
@@ -380,8 +394,15 @@ static bool check_value(const snap_view *v, uint32_t sym, const ra_record *r, ui
     }
 }
 
-static bool check_arrays(const snap_view *v, ra_error *err) {
-    const snap_header *h = v->h;
+// `taken`: a bit for each of the values, to find records whose values overlap (a write into one
+// would change the other's, under the other's tags).
+static bool check_arrays(const snap_view *view, uint64_t *taken, ra_error *err) {
+    // (Local copies, which the writes into `taken` cannot alias: their fields stay in registers.)
+    snap_header header = *view->h;
+    snap_view local = *view;
+    local.h = &header;
+    const snap_view *v = &local;
+    const snap_header *h = &header;
     uint32_t nsyms = h->nsyms;
     // Counts and limits.
     if (nsyms < 1 || nsyms > RA_MAX_SYMBOLS)
@@ -427,8 +448,9 @@ static bool check_arrays(const snap_view *v, ra_error *err) {
         uint64_t at = v->off[A_SYMS] + 16 * (uint64_t)i;
         if (e->offset & RA_SYM_DERIVED) {
             uint32_t prefix = e->offset & ~RA_SYM_DERIVED;
-            if (!prefix || prefix >= nsyms || (v->syms[prefix].offset & RA_SYM_DERIVED))
-                return fail(err, at, "bad bound: derived symbol %u's prefix %u is no text symbol (of %u)", i, prefix, nsyms);
+            // (Its prefix comes before it, as publish relies on: the prefix is translated first.)
+            if (!prefix || prefix >= i || (v->syms[prefix].offset & RA_SYM_DERIVED))
+                return fail(err, at, "bad bound: derived symbol %u's prefix %u is no text symbol before it", i, prefix);
         } else {
             uint64_t off = e->offset, n = h->sym_bytes_len, start;
             uint32_t len = 0;
@@ -452,11 +474,18 @@ static bool check_arrays(const snap_view *v, ra_error *err) {
         if (r->shape >= h->nshapes) return fail(err, at + 14, "bad bound: record %u's shape %u (of %u)", i, r->shape, h->nshapes);
         if (r->self_id && !h->id_key) return fail(err, at + 12, "bad bound: record %u has its own id but the store no id key", i);
         const ra_shape *sh = &v->shapes[r->shape];
-        if ((uint64_t)r->fields + sh->count > h->nfields)
+        // (A record with no value may point anywhere, past the values too: a record trimmed to
+        // nothing at the end of them. Nothing reads there, and it moves when it grows.)
+        if (sh->count && (uint64_t)r->fields + sh->count > h->nfields)
             return fail(err, at + 8, "bad bound: record %u's %u values from %u lie past the values (%u)", i, sh->count, r->fields,
                         h->nfields);
-        for (uint32_t j = 0; j < sh->count; j++)
+        for (uint32_t j = 0; j < sh->count; j++) {
+            uint32_t k = r->fields + j;
+            if (taken[k / 64] >> (k % 64) & 1)
+                return fail(err, at + 8, "bad bound: record %u's values from %u overlap another record's", i, r->fields);
+            taken[k / 64] |= (uint64_t)1 << (k % 64);
             if (!check_value(v, i, r, j, v->words[sh->first + j], err)) return false;
+        }
     }
     if (nrecs != h->nrecs) return fail(err, offsetof(snap_header, nrecs), "bad bound: %u records counted, %u in the header", nrecs, h->nrecs);
 
@@ -528,6 +557,16 @@ static bool rebuild_maps(ra_source *s) {
 static ra_source *_Nullable snap_open(uint8_t *b, size_t n, bool copy, ra_error *err) {
     snap_header h;
     if (!checked_header(b, n, &h, err)) return NULL;
+    snap_sum sum = {b, n, false};
+    pthread_t summer;
+    bool threaded = n >= SNAP_SUM_THREAD_MIN && pthread_create(&summer, NULL, sum_run, &sum) == 0;
+    if (!threaded) {
+        sum_run(&sum);
+        if (!sum.ok) {
+            fail(err, n - 8, "snapshot checksum mismatch (the file is corrupt)");
+            return NULL;
+        }
+    }
     snap_view v = {.h = &h};
     uint64_t len[SNAP_NARRAYS];
     snap_layout(&h, v.off, len);
@@ -541,7 +580,21 @@ static ra_source *_Nullable snap_open(uint8_t *b, size_t n, bool copy, ra_error 
     v.words = (const uint32_t *)(b + v.off[A_WORDS]);
     v.types = (const uint32_t *)(b + v.off[A_TYPES]);
     v.heap = b + v.off[A_HEAP];
-    if (!check_arrays(&v, err)) return NULL;
+    uint64_t *used = ra_calloc((size_t)h.nfields / 64 + 1, 8);
+    ra_error bounds = {0};
+    bool ok = used && check_arrays(&v, used, &bounds);
+    ra_dealloc(used);
+    if (threaded) pthread_join(summer, NULL);
+    // (A corrupt file is reported as such, whatever bound its corruption broke.)
+    if (!sum.ok) {
+        fail(err, n - 8, "snapshot checksum mismatch (the file is corrupt)");
+        return NULL;
+    }
+    if (!used) goto oom;
+    if (!ok) {
+        if (err) *err = bounds;
+        return NULL;
+    }
     ra_source *s = ra_source_create();
     if (!s) goto oom;
     // The new source's own first arrays give way to the file's.
