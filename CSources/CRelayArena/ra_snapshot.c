@@ -309,7 +309,8 @@ static bool checked_header(const uint8_t *b, size_t n, snap_header *h, ra_error 
 }
 
 // The checksum, over every byte before it. A large file's is computed on a thread of its own
-// while the bounds are checked (the checks never read outside the file, whatever its bytes).
+// while the bounds are checked (the checks never read outside the file, whatever its bytes):
+// see snap_open.
 typedef struct snap_sum {
     const uint8_t *b;
     size_t n;
@@ -322,7 +323,9 @@ static void *sum_run(void *arg) {
     c->ok = XXH3_64bits(c->b, c->n - 8) == sum;
     return NULL;
 }
-#define SNAP_SUM_THREAD_MIN ((size_t)8 << 20)
+#ifndef RA_SNAPSHOT_THREAD_MIN  // (the fuzzer sets it low, so that its small files take the two threads)
+#define RA_SNAPSHOT_THREAD_MIN ((size_t)8 << 20)
+#endif
 
 // The arrays of a checked file, read in place, and their counts.
 typedef struct snap_view {
@@ -394,15 +397,9 @@ static inline __attribute__((always_inline)) bool check_value(const snap_view *v
     }
 }
 
-// `taken`: a bit for each of the values, to find records whose values overlap (a write into one
-// would change the other's, under the other's tags).
-static bool check_arrays(const snap_view *view, uint64_t *taken, ra_error *err) {
-    // (Local copies, which the writes into `taken` cannot alias: their fields stay in registers.)
-    snap_header header = *view->h;
-    snap_view local = *view;
-    local.h = &header;
-    const snap_view *v = &local;
-    const snap_header *h = &header;
+// The counts, shapes and types, which the symbols' checks rely on.
+static bool check_tables(const snap_view *v, ra_error *err) {
+    const snap_header *h = v->h;
     uint32_t nsyms = h->nsyms;
     // Counts and limits.
     if (nsyms < 1 || nsyms > RA_MAX_SYMBOLS)
@@ -442,8 +439,22 @@ static bool check_arrays(const snap_view *view, uint64_t *taken, ra_error *err) 
     const ra_symbol *s0 = &v->syms[0];
     if (s0->offset || s0->hash || s0->rec.fields != RA_NO_RECORD)
         return fail(err, v->off[A_SYMS], "bad bound: symbol 0 is not empty");
+    return true;
+}
+
+// Symbols [from, to) (check_tables passed): texts, derivations, records and their values.
+// `taken`: a bit for each of the values, to find records whose values overlap (a write into one
+// would change the other's, under the other's tags); `*nrecs` gets the records counted.
+static bool check_symbols(const snap_view *view, uint32_t from, uint32_t to, uint64_t *taken, uint32_t *nrecs_out,
+                          ra_error *err) {
+    // (Local copies, which the writes into `taken` cannot alias: their fields stay in registers.)
+    snap_header header = *view->h;
+    snap_view local = *view;
+    local.h = &header;
+    const snap_view *v = &local;
+    const snap_header *h = &header;
     uint32_t nrecs = 0;
-    for (uint32_t i = 1; i < nsyms; i++) {
+    for (uint32_t i = from; i < to; i++) {
         const ra_symbol *e = &v->syms[i];
         uint64_t at = v->off[A_SYMS] + 16 * (uint64_t)i;
         if (e->offset & RA_SYM_DERIVED) {
@@ -487,7 +498,14 @@ static bool check_arrays(const snap_view *view, uint64_t *taken, ra_error *err) 
             if (!check_value(v, i, r, j, v->words[sh->first + j], err)) return false;
         }
     }
-    if (nrecs != h->nrecs) return fail(err, offsetof(snap_header, nrecs), "bad bound: %u records counted, %u in the header", nrecs, h->nrecs);
+    *nrecs_out = nrecs;
+    return true;
+}
+
+// The index and the derivation tables (check_tables passed).
+static bool check_maps(const snap_view *v, ra_error *err) {
+    const snap_header *h = v->h;
+    uint32_t nsyms = h->nsyms;
 
     // The index: each slot empty or a symbol; as many symbols as counted (so that one slot at
     // least stays empty and a probe ends).
@@ -526,6 +544,23 @@ static bool check_arrays(const snap_view *view, uint64_t *taken, ra_error *err) 
     return true;
 }
 
+// A large file's second thread: the checksum, then the symbols [from, to).
+typedef struct snap_half {
+    snap_sum sum;
+    const snap_view *v;
+    uint32_t from, to, nrecs;
+    uint64_t *_Nullable taken;
+    pthread_t thread;
+    bool ok;
+    ra_error err;
+} snap_half;
+static void *half_run(void *arg) {
+    snap_half *c = arg;
+    sum_run(&c->sum);
+    c->ok = check_symbols(c->v, c->from, c->to, c->taken, &c->nrecs, &c->err);
+    return NULL;
+}
+
 // The maps a loaded source rebuilds rather than trusts (small: one entry a type, a shape).
 static bool rebuild_maps(ra_source *s) {
     uint32_t cap = 16;
@@ -557,16 +592,6 @@ static bool rebuild_maps(ra_source *s) {
 static ra_source *_Nullable snap_open(uint8_t *b, size_t n, bool copy, ra_error *err) {
     snap_header h;
     if (!checked_header(b, n, &h, err)) return NULL;
-    snap_sum sum = {b, n, false};
-    pthread_t summer;
-    bool threaded = n >= SNAP_SUM_THREAD_MIN && pthread_create(&summer, NULL, sum_run, &sum) == 0;
-    if (!threaded) {
-        sum_run(&sum);
-        if (!sum.ok) {
-            fail(err, n - 8, "snapshot checksum mismatch (the file is corrupt)");
-            return NULL;
-        }
-    }
     snap_view v = {.h = &h};
     uint64_t len[SNAP_NARRAYS];
     snap_layout(&h, v.off, len);
@@ -580,17 +605,50 @@ static ra_source *_Nullable snap_open(uint8_t *b, size_t n, bool copy, ra_error 
     v.words = (const uint32_t *)(b + v.off[A_WORDS]);
     v.types = (const uint32_t *)(b + v.off[A_TYPES]);
     v.heap = b + v.off[A_HEAP];
-    uint64_t *used = ra_calloc((size_t)h.nfields / 64 + 1, 8);
+    // A large file's checksum and last fifth of symbols are checked on a thread of their own,
+    // the rest here meanwhile (each half marks the values it sees in a bitmap of its own; the
+    // two must not meet). A corrupt file is reported as such, whatever bound its corruption broke.
+    snap_half helper = {.sum = {b, n, false}, .v = &v, .from = h.nsyms, .to = h.nsyms};
     ra_error bounds = {0};
-    bool ok = used && check_arrays(&v, used, &bounds);
-    ra_dealloc(used);
-    if (threaded) pthread_join(summer, NULL);
-    // (A corrupt file is reported as such, whatever bound its corruption broke.)
-    if (!sum.ok) {
+    bool ok = check_tables(&v, &bounds), threaded = false;
+    size_t words = (size_t)h.nfields / 64 + 1;
+    uint64_t *taken = ok ? ra_calloc(words, 8) : NULL;
+    if (ok && n >= RA_SNAPSHOT_THREAD_MIN) {
+        helper.from = h.nsyms - (h.nsyms - 1) / 5;
+        helper.taken = ra_calloc(words, 8);
+        threaded = taken && helper.taken && pthread_create(&helper.thread, NULL, half_run, &helper) == 0;
+        if (!threaded) helper.from = h.nsyms;
+    }
+    if (!threaded) sum_run(&helper.sum);
+    uint32_t nrecs = 0;
+    ok = ok && taken && check_symbols(&v, 1, helper.from, taken, &nrecs, &bounds) && check_maps(&v, &bounds);
+    if (threaded) pthread_join(helper.thread, NULL);
+    if (!helper.sum.ok) {
+        ra_dealloc(taken);
+        ra_dealloc(helper.taken);
         fail(err, n - 8, "snapshot checksum mismatch (the file is corrupt)");
         return NULL;
     }
-    if (!used) goto oom;
+    if (ok && threaded && !helper.ok) {
+        ok = false;
+        bounds = helper.err;
+    }
+    if (ok && threaded) {
+        for (size_t w = 0; w < words; w++)
+            if (taken[w] & helper.taken[w]) {
+                uint64_t k = 64 * (uint64_t)w + (uint64_t)__builtin_ctzll(taken[w] & helper.taken[w]);
+                ok = fail(&bounds, v.off[A_VALS] + 4 * k, "bad bound: two records' values overlap at value %llu",
+                          (unsigned long long)k);
+                break;
+            }
+        nrecs += helper.nrecs;
+    }
+    if (ok && nrecs != h.nrecs)
+        ok = fail(&bounds, offsetof(snap_header, nrecs), "bad bound: %u records counted, %u in the header", nrecs, h.nrecs);
+    bool oom = !bounds.code && !ok;  // (no check failed: an allocation did)
+    ra_dealloc(taken);
+    ra_dealloc(helper.taken);
+    if (oom) goto oom;
     if (!ok) {
         if (err) *err = bounds;
         return NULL;

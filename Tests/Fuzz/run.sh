@@ -17,13 +17,13 @@ ld=()
 
 target="${FUZZ_TARGET:-normalize}"
 case "$target" in
-normalize) corpus="$here/corpus"; dict=(-dict="$here/fuzz.dict") ;;
-snapshot) corpus="$here/corpus-snapshot"; dict=() ;;
+normalize) corpus="$here/corpus"; dict=(-dict="$here/fuzz.dict"); defs=() ;;
+snapshot) corpus="$here/corpus-snapshot"; dict=(); defs=(-DRA_SNAPSHOT_THREAD_MIN=1024) ;;  # (two threads from 1 KiB)
 *) echo "FUZZ_TARGET: normalize or snapshot" >&2; exit 1 ;;
 esac
 src="$root/CSources/CRelayArena"
 "$cc" -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -g -O1 -std=gnu11 \
-    -I "$src/include" -I "$src" $(pkg-config --cflags libxxhash) \
+    -I "$src/include" -I "$src" $(pkg-config --cflags libxxhash) "${defs[@]}" \
     "$src"/*.c "$here/fuzz_$target.c" \
     "${ld[@]}" -lyajl -lxxhash -o "$out/fuzz_$target"
 echo "built $out/fuzz_$target"

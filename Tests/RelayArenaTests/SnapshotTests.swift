@@ -263,6 +263,42 @@ final class SnapshotTests: XCTestCase {
         }
     }
 
+    /// A file of 8 MB or more is checked on two threads (the checksum and the last fifth of the
+    /// symbols on the second): its errors are the same.
+    func testALargeSnapshotIsCheckedOnTwoThreadsAlike() throws {
+        let store = try todoStore(80_000)
+        let bytes = try snapshotBytes(store)
+        XCTAssertGreaterThan(bytes.count, 8 << 20)
+        XCTAssertNil(loadError(bytes))
+        XCTAssertEqual(
+            String(decoding: try RecordStore(snapshotAt: path("probe.snapshot")).relayJSON(), as: UTF8.self),
+            String(decoding: store.relayJSON(), as: UTF8.self))
+
+        let l = layout(bytes)
+        let nsyms = Int(get32(bytes, 48))
+        // A record in the second thread's part (the last fifth), and one in the first's.
+        let late = (l["syms"]! + 16 * (nsyms - 3)...l["syms"]! + 16 * (nsyms - 1)).first {
+            ($0 - l["syms"]!) % 16 == 0 && get32(bytes, $0 + 8) != 0xFFFF_FFFF && bytes[$0 + 14] | bytes[$0 + 15] != 0
+        }!
+        let early = stride(from: l["syms"]! + 32, to: l["syms"]! + 16 * 100, by: 16).first {
+            get32(bytes, $0 + 8) != 0xFFFF_FFFF && bytes[$0 + 14] | bytes[$0 + 15] != 0
+        }!
+        var corrupt = bytes
+        corrupt[late + 8] ^= 1
+        XCTAssertTrue(loadError(corrupt)?.message.contains("checksum mismatch") == true)
+        var type = bytes
+        type[late + 12] = 0xFF
+        type[late + 13] |= 0x7F
+        RecordStore.fixSnapshotChecksum(&type)
+        XCTAssertTrue(loadError(type)?.message.contains("'s type") == true, "\(String(describing: loadError(type)))")
+        XCTAssertEqual(loadError(type)?.offset, UInt64(late + 12))
+        var overlap = bytes
+        put32(&overlap, late + 8, get32(bytes, early + 8))  // its values on an early record's
+        RecordStore.fixSnapshotChecksum(&overlap)
+        let e = loadError(overlap)
+        XCTAssertTrue(e?.message.contains("overlap") == true, "\(String(describing: e))")
+    }
+
     // MARK: Atomic writes
 
     func testAFailedWriteLeavesThePreviousFileWholeAndNoTemporaryFile() throws {
