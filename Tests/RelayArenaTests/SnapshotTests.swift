@@ -215,7 +215,8 @@ final class SnapshotTests: XCTestCase {
                 "heap", l["vals"]! + 4 * rootFields + 4,
                 { self.put32(&$0, l["vals"]! + 4 * rootFields + 4, 0xFFFF_FFF0) }
             ),
-            ("overlap", root + 16 + 8, { self.put32(&$0, root + 16 + 8, UInt32(rootFields)) }),  // U's values on the root's
+            // U's values on the root's:
+            ("overlap", root + 16 + 8, { self.put32(&$0, root + 16 + 8, UInt32(rootFields)) }),
             ("index slot", firstIndexSlot, { self.put32(&$0, firstIndexSlot, 0x0FFF_FFFF) }),
             ("shape word", l["words"]!, { self.put32(&$0, l["words"]!, 0) }),
             ("type 1", l["types"]! + 4, { self.put32(&$0, l["types"]! + 4, 0x00FF_FFFF) }),
