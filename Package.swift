@@ -49,12 +49,20 @@ let package = Package(
             pkgConfig: "yajl",
             providers: [.apt(["libyajl-dev"])]
         ),
+        // xxHash from the system (Debian: libxxhash-dev): XXH3, the store snapshots' checksum; only
+        // the C core includes it.
+        .systemLibrary(
+            name: "CXXHash",
+            path: "CSources/CXXHash",
+            pkgConfig: "libxxhash",
+            providers: [.apt(["libxxhash-dev"])]
+        ),
         // The C core: plan interpreter, staging, arena store, symbol table, JSON import/export.
         // No unsafeFlags (SwiftPM refuses them in a versioned dependency below tools version 6.2):
         // SwiftPM's -O2 in release; .ci/run compiles it with -Wall -Wextra -Werror.
         .target(
             name: "CRelayArena",
-            dependencies: ["CYajl"],
+            dependencies: ["CYajl", "CXXHash"],
             path: "CSources/CRelayArena"
         ),
         // Runtime: artifacts, store, normalize, read. No GraphQL parser here.

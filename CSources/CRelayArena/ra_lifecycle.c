@@ -25,6 +25,7 @@ ra_status ra_source_remove_unmarked(ra_source *s, const uint64_t *marked, uint32
     *removed = NULL;
     *nremoved = 0;
     if (s->nrecs == 0) return RA_OK;
+    if (!ra_source_make_writable(s)) return RA_ERR_NOMEM;  // a snapshot's arrays are read-only
     // At most every record goes: one pass, into room for all of them.
     uint32_t *out = ra_malloc((size_t)s->nrecs * sizeof(uint32_t));
     if (!out) return RA_ERR_NOMEM;
@@ -63,6 +64,7 @@ void ra_source_live_bytes(const ra_source *s, uint64_t *vals_bytes, uint64_t *he
 }
 
 ra_status ra_source_compact(ra_source *s) {
+    if (!ra_source_make_writable(s)) return RA_ERR_NOMEM;  // a snapshot's arrays are read-only
     uint64_t live_vals, live_heap;
     ra_source_live_bytes(s, &live_vals, &live_heap);
     uint32_t nvals = (uint32_t)(live_vals / sizeof(uint32_t));  // at most nfields: fits

@@ -132,6 +132,10 @@ enum { TYPE_UNRESOLVED = 0xFFFF };  // (a store index is at most RA_MAX_TYPES + 
 static uint32_t store_type_slow(const ra_source *st, const ra_source *d, const uint32_t *tr, type_translation *tt,
                                 uint32_t t) {
     uint32_t index = ra_type_find(st, tr[d->types[t]]);
+    // (A delta's typenames are distinct texts, except in a snapshot crafted otherwise, whose two
+    // may come to one store symbol: it takes one new index, not two.)
+    for (uint32_t k = 0; !index && k < tt->nmissing; k++)
+        if (tr[d->types[tt->missing[k]]] == tr[d->types[t]]) index = st->ntypes + k;
     if (!index) {
         index = st->ntypes + tt->nmissing;
         tt->missing[tt->nmissing++] = t;
@@ -659,6 +663,10 @@ static void publish_end(publish *p) {
 }
 
 ra_status ra_source_publish(ra_source *st, const ra_source *d, ra_error *err) {
+    if (!ra_source_make_writable(st)) {  // (a store opened from a snapshot: its first write copies it)
+        ra_error_set(err, RA_ERR_NOMEM, 0, "out of memory copying a snapshot's store");
+        return RA_ERR_NOMEM;
+    }
     st->names_full = st->types_full = st->shapes_full = false;  // set again if this publish meets the limit
     publish p = {.st = st, .d = d};
     pub_result r = publish_begin(&p) && translate_symbols(&p) ? PUB_OK : PUB_OOM;

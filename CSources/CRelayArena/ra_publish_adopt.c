@@ -7,6 +7,7 @@
 #include "ra_records.h"
 #include "ra_buf.h"
 #include "ra_alloc.h"
+#include "ra_json.h"
 
 // The data ID of a store's only record (0: none), looking no further than its first symbols.
 static uint32_t first_record(const ra_source *st, uint32_t within) {
@@ -36,6 +37,10 @@ static void swap_contents(ra_source *a, ra_source *b) {
 }
 
 ra_status ra_source_publish_consuming(ra_source *st, ra_source *d, ra_error *err) {
+    if (!ra_source_make_writable(st) || !ra_source_make_writable(d)) {  // (the store may take d's arrays)
+        ra_error_set(err, RA_ERR_NOMEM, 0, "out of memory copying a snapshot's store");
+        return RA_ERR_NOMEM;
+    }
     if (!pristine(st)) return ra_source_publish(st, d, err);
     // Merging into a store that holds only its root gives the delta itself, plus that root:
     // take the delta's arena instead of copying it (no second copy, no second peak).

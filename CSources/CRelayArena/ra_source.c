@@ -35,6 +35,7 @@ ra_source *ra_source_create(void) {
 
 void ra_source_destroy(ra_source *s) {
     if (!s) return;
+    if (s->mapped) ra_snapshot_release(s);  // (a snapshot's arrays in its mapping are not blocks to free)
     // What each array holds now: past it, a hinted reservation was never written, or holds what
     // is garbage anyway (a symbol's text found already interned, an earlier publish's longer
     // updated list).
@@ -73,6 +74,7 @@ bool ra_source_reserve(ra_source *s, uint32_t syms, uint32_t indexed, size_t sym
 // MARK: - Public accessors
 
 ra_status ra_source_ensure_record(ra_source *s, const char *id, size_t id_len, const char *type, size_t type_len) {
+    if (!ra_source_make_writable(s)) return RA_ERR_NOMEM;
     s->names_full = s->types_full = false;  // (set again if this call meets a limit)
     uint32_t idsym = ra_intern(s, id, id_len);
     uint32_t tsym = idsym ? ra_intern(s, type, type_len) : 0;

@@ -135,8 +135,23 @@ struct ra_source {
     uint32_t *updated;       // symbols updated by the last publish
     uint32_t nupdated, capupdated;
     struct ra_text_cache *texts;  // derived symbols' texts, written out on request (ra_text_cache.c)
+    // A source opened from a snapshot reads its arrays in place (ra_snapshot.c): `mapped` is the
+    // file's mapping (or, `mapped_copy`, a copy of its bytes), which sym_bytes, syms, index, dtabs,
+    // dslots, vals, shapes.at/words, types and heap point into (read-only) until the first write
+    // copies them out (ra_source_make_writable). NULL: every array is the source's own.
+    void *_Nullable mapped;
+    size_t mapped_len;
+    bool mapped_copy;
     pthread_rwlock_t lock;
 };
+
+/// Makes a source opened from a snapshot writable: copies the arrays that point into its mapping
+/// into blocks of its own and drops the mapping (ra_snapshot.c). A no-op for any other source.
+/// Every public function that writes into a source calls it first (publish, ensure_record): a new
+/// one must too. False on OOM (the source unchanged).
+bool ra_source_make_writable(ra_source *s);
+/// Drops a snapshot's mapping and forgets the arrays in it (ra_source_destroy's first step).
+void ra_snapshot_release(ra_source *s);
 
 /// Room for that many more symbols (`indexed` of them texts, the rest derived; a data ID's record
 /// is in its entry) and their bytes, values and heap bytes, so a payload of known size grows its

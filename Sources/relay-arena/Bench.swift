@@ -123,6 +123,9 @@ struct Bench: ParsableCommand {
         _ = TodoListReads.textAndComplete(store, first: todos)
         let readTodosAllocations = walkAllocationsBefore < 0 ? nil : ra_process_allocations() - walkAllocationsBefore
 
+        progress("snapshots: write (vs write + fsync of as many bytes), open + verify + first read, first write's copy")
+        let snap = try snapshotFigures(store)
+
         progress("JSONSerialization")
         let serialization = try best { _ = try JSONSerialization.jsonObject(with: decoderData) }
 
@@ -172,6 +175,13 @@ struct Bench: ParsableCommand {
             ("read_allocations", readAllocations.map { String($0) } ?? "null", nil),
             ("read_todos_seconds", fmt(readTodos), nil),
             ("read_todos_allocations", readTodosAllocations.map { String($0) } ?? "null", nil),
+        ]
+        rows += [
+            ("snapshot_bytes", String(snap.bytes), nil),
+            ("snapshot_write_seconds", fmt(snap.write), nil),
+            ("write_fsync_same_bytes_seconds", fmt(snap.plainWrite), nil),
+            ("snapshot_open_read_seconds", fmt(snap.open), nil),
+            ("snapshot_first_write_copy_seconds", fmt(snap.firstWrite), nil),
         ]
         rows += [
             ("notify_1pct_all_models_seconds", fmt(notes.notify1All), nil),
@@ -247,6 +257,9 @@ struct Bench: ParsableCommand {
             )
         #endif
         print(
+            "snapshot open + verify + first read / ingest: \(fmt(snap.open / ingest))×; snapshot write / write + fsync of as many bytes: \(fmt(snap.write / snap.plainWrite))×; first write's copy / ingest: \(fmt(snap.firstWrite / ingest))×"
+        )
+        print(
             "notification work, 1% changed: \(todos) models / the \(notes.called1) on changed todos: \(fmt(notes.notify1All / notes.notify1Changed))×; "
                 + "refetch 10% end to end, \(todos) models / none: \(fmt(notes.refetch10All / notes.refetch10None))×; "
                 + "identical refetch, \(todos) models / none: \(fmt(notes.identicalAll / notes.identicalNone))× (\(notes.identicalCalled) called)"
@@ -319,6 +332,69 @@ struct Bench: ParsableCommand {
         if let failure { throw failure }
         (f.oneJob, f.twoJobs) = times
         return f
+    }
+
+    /// Snapshot figures of `store`, best of `repetitions`, round-robin: writing its snapshot (temporary
+    /// file, fsync, rename, directory fsync) against writing as many bytes to a file with `write`
+    /// and `fsync`; opening it (map, verify header, checksum and bounds) and reading one field; and
+    /// the first write into an opened store (a publish that changes nothing), which copies the
+    /// mapped arrays out. The file is in the page cache when opened, as the ingest's input is in memory.
+    func snapshotFigures(_ store: RecordStore) throws -> (
+        bytes: Int, write: Double, plainWrite: Double, open: Double, firstWrite: Double
+    ) {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "relay-arena-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("store.snapshot").path
+        let plainPath = dir.appendingPathComponent("plain.bin").path
+        try store.writeSnapshot(to: path)
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        let empty = RecordStore()
+        var write = Double.infinity
+        var plainWrite = Double.infinity
+        var open = Double.infinity
+        var firstWrite = Double.infinity
+        for _ in 0..<repetitions {
+            write = min(write, try timed { try store.writeSnapshot(to: path) })
+            plainWrite = min(
+                plainWrite,
+                try timed {
+                    let fd = Foundation.open(plainPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+                    guard fd >= 0 else { throw RelayArenaError(code: .io, message: "cannot write \(plainPath)") }
+                    defer { close(fd) }
+                    var done = 0
+                    try bytes.withUnsafeBytes { b in
+                        while done < b.count {
+                            let n = Foundation.write(fd, b.baseAddress! + done, b.count - done)
+                            guard n > 0 else { throw RelayArenaError(code: .io, message: "cannot write \(plainPath)") }
+                            done += n
+                        }
+                    }
+                    guard fsync(fd) == 0 else { throw RelayArenaError(code: .io, message: "cannot fsync \(plainPath)") }
+                })
+            var opened: RecordStore?
+            open = min(
+                open,
+                try timed {
+                    let loaded = try RecordStore(snapshotAt: path)
+                    let found = loaded.withSnapshot { s in
+                        if case .record(let root) = s.record(RecordStore.rootID),
+                            s.field(root, #"user(id:"me")"#) != nil
+                        {
+                            return true
+                        }
+                        return false
+                    }
+                    guard found else {
+                        throw RelayArenaError(code: .misuse, message: "the opened snapshot has no user")
+                    }
+                    opened = loaded
+                })
+            guard let opened else { continue }
+            firstWrite = min(firstWrite, try timed { try opened.publish(contentsOf: empty) })
+        }
+        return (bytes.count, write, plainWrite, open, firstWrite)
     }
 
     /// The environment's notification figures (NotificationWorkload): a fragment model on every

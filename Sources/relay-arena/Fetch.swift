@@ -76,8 +76,7 @@
             if printPeakRSS {
                 FileHandle.standardError.write(Data("peak_rss_bytes: \(ProcessMemory.peakResidentBytes)\n".utf8))
             }
-            try writeResults(
-                target, updated, writeStore: stores.writeStore, updatedIDs: stores.updatedIDs, quiet: quiet)
+            try writeResults(target, updated, stores: stores, quiet: quiet)
         }
 
         static let errorsKept = 64 * 1024

@@ -41,15 +41,17 @@ struct Normalize: ParsableCommand {
         if printPeakRSS {
             FileHandle.standardError.write(Data("peak_rss_bytes: \(ProcessMemory.peakResidentBytes)\n".utf8))
         }
-        try writeResults(target, updated, writeStore: stores.writeStore, updatedIDs: stores.updatedIDs, quiet: quiet)
+        try writeResults(target, updated, stores: stores, quiet: quiet)
     }
 }
 
-/// Writes a command's results (`normalize`, `fetch`) once everything succeeded: the updated data
-/// IDs to `updatedIDs`, the store as relay toJSON to `writeStore` or else stdout (unless quiet).
-func writeResults(
-    _ target: RecordStore, _ updated: UpdatedRecordIDs, writeStore: String?, updatedIDs: String?, quiet: Bool
-) throws {
+/// Writes a command's results (`normalize`, `fetch`) once everything succeeded: the store as a
+/// snapshot to `--write-snapshot`, the updated data IDs to `--updated-ids`, the store as relay
+/// toJSON to `--write-store` or else stdout (unless quiet).
+func writeResults(_ target: RecordStore, _ updated: UpdatedRecordIDs, stores: StoreOptions, quiet: Bool) throws {
+    let writeStore = stores.writeStore
+    let updatedIDs = stores.updatedIDs
+    if let snapshot = stores.writeSnapshot { try writeCanonicalSnapshot(target, to: snapshot) }
     if quiet && writeStore == nil && updatedIDs == nil { return }
     var idsJSON = "["
     for (i, id) in updated.enumerated() {
@@ -66,17 +68,22 @@ func writeResults(
 
 /// The store a command starts from and where its results go (`normalize`, `fetch`).
 struct StoreOptions: ParsableArguments {
-    @Option(help: "Load the store to merge into from relay toJSON JSON.")
+    @Option(help: "Load the store to merge into: a snapshot or relay toJSON JSON (told apart by content).")
     var store: String?
 
     @Option(name: .customLong("write-store"), help: "Write the resulting store here instead of stdout.")
     var writeStore: String?
+
+    @Option(
+        name: .customLong("write-snapshot"),
+        help: "Also write the resulting store here as a snapshot (written atomically).")
+    var writeSnapshot: String?
 
     @Option(name: .customLong("updated-ids"), help: "Write the updated data IDs here as a JSON array.")
     var updatedIDs: String?
 
     /// The `--store` file's store, or a new one.
     func load() throws -> RecordStore {
-        try store.map { try RecordStore(relayJSON: readBytes($0)) } ?? RecordStore()
+        try store.map(loadStore) ?? RecordStore()
     }
 }

@@ -9,7 +9,7 @@ struct Read: ParsableCommand {
 
     @OptionGroup var documents: DocumentOptions
 
-    @Option(help: "The store, as relay toJSON JSON.")
+    @Option(help: "The store: a snapshot or relay toJSON JSON (told apart by content).")
     var store: String
 
     @Option(help: "The fragment to read, or the operation's name for its own selection.")
@@ -20,7 +20,7 @@ struct Read: ParsableCommand {
 
     func run() throws {
         let (docs, operation, variables) = try documents.compile()
-        let source = try RecordStore(relayJSON: readBytes(store))
+        let source = try loadStore(store)
         let owner = FragmentOwner(operation: operation, variables: variables)
         let result: ReadResult
         if fragment == operation.name {

@@ -16,9 +16,16 @@ struct RelayArenaCommand: AsyncParsableCommand {
     /// `fetch` exists only with the `HTTP` trait (AsyncHTTPClient).
     private static var subcommands: [any ParsableCommand.Type] {
         #if HTTP
-            [Normalize.self, Fetch.self, Read.self, Replay.self, Bench.self, Workload.self, Generate.self]
+            [
+                Normalize.self, Fetch.self, Read.self, Replay.self, Ingest.self, Dump.self, Merge.self, Bench.self,
+                Workload.self,
+                Generate.self,
+            ]
         #else
-            [Normalize.self, Read.self, Replay.self, Bench.self, Workload.self, Generate.self]
+            [
+                Normalize.self, Read.self, Replay.self, Ingest.self, Dump.self, Merge.self, Bench.self, Workload.self,
+                Generate.self,
+            ]
         #endif
     }
 
@@ -120,6 +127,18 @@ func readBytes(_ path: String) throws -> Data {
     return data
 }
 
+/// The store in a file: a snapshot or relay toJSON JSON, told apart by content (a snapshot's magic
+/// number), not by the file's name.
+func loadStore(_ path: String) throws -> RecordStore {
+    guard let handle = FileHandle(forReadingAtPath: path) else {
+        throw RelayArenaError(code: .io, message: "cannot read \(path)")
+    }
+    let head = (try? handle.read(upToCount: 8)) ?? Data()
+    try? handle.close()
+    if RecordStore.isSnapshot(head) { return try RecordStore(snapshotAt: path) }
+    return try RecordStore(relayJSON: readBytes(path))
+}
+
 /// Writes through a temporary file and a rename, so a reader never sees half a file.
 func writeAtomically(_ bytes: some Collection<UInt8>, to path: String) throws {
     let url = URL(fileURLWithPath: path)
@@ -128,4 +147,12 @@ func writeAtomically(_ bytes: some Collection<UInt8>, to path: String) throws {
     } catch {
         throw RelayArenaError(code: .io, message: "cannot write \(path): \(error.localizedDescription)")
     }
+}
+
+/// Writes the snapshot the command line's commands write (`normalize --write-snapshot`, `ingest`,
+/// `merge`): the store as its relay toJSON loads, so that the file's bytes depend only on the
+/// records and their order, not on the sequence of writes that made them (a job run as shards
+/// and merged writes the same file as one job over all the input).
+func writeCanonicalSnapshot(_ store: RecordStore, to path: String) throws {
+    try RecordStore(relayJSON: store.relayJSON()).writeSnapshot(to: path)
 }

@@ -22,7 +22,7 @@ struct Replay: ParsableCommand {
     @Option(help: "A GraphQL document; repeat for several files.")
     var document: [String]
 
-    @Option(help: "Load the starting store from relay toJSON JSON.")
+    @Option(help: "Load the starting store: a snapshot or relay toJSON JSON (told apart by content).")
     var store: String?
 
     @Option(
@@ -49,7 +49,7 @@ struct Replay: ParsableCommand {
         let compiled = try compileDocuments(schema: schema, documents: document)
         let text = script == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try readBytes(script)
         let steps = try ReplayScript.steps(Array(text), compiled)
-        let target = try store.map { try RecordStore(relayJSON: readBytes($0)) } ?? RecordStore()
+        let target = try store.map(loadStore) ?? RecordStore()
         ReplayRunner(
             store: target, compiled: compiled, releaseBuffer: releaseBuffer,
             queryCacheExpiration: queryCacheExpirationMS.map(Milliseconds.init)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harness for the C core and runs it on a scratch copy of the seed corpus.
 #   Tests/Fuzz/run.sh [seconds]     (default 60)
+#   FUZZ_TARGET=snapshot Tests/Fuzz/run.sh [seconds]   (the snapshot loader; default: normalize)
 # Environment: CLANG (default: clang on PATH), FUZZ_JOBS (default 1), FUZZ_ARGS (extra flags),
 # FUZZ_BUILD_ONLY=1 to stop after building, FUZZ_RESUME=1 to keep the scratch corpus of earlier runs.
 set -euo pipefail
@@ -14,20 +15,26 @@ mkdir -p "$out"
 ld=()
 [ -x "$("$cc" -print-prog-name=ld.lld)" ] && ld=(-fuse-ld=lld)
 
+target="${FUZZ_TARGET:-normalize}"
+case "$target" in
+normalize) corpus="$here/corpus"; dict=(-dict="$here/fuzz.dict"); defs=() ;;
+snapshot) corpus="$here/corpus-snapshot"; dict=(); defs=(-DRA_SNAPSHOT_THREAD_MIN=1024) ;;  # (two threads from 1 KiB)
+*) echo "FUZZ_TARGET: normalize or snapshot" >&2; exit 1 ;;
+esac
 src="$root/CSources/CRelayArena"
 "$cc" -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -g -O1 -std=gnu11 \
-    -I "$src/include" -I "$src" \
-    "$src"/*.c "$here/fuzz_normalize.c" \
-    "${ld[@]}" -lyajl -o "$out/fuzz_normalize"
-echo "built $out/fuzz_normalize"
+    -I "$src/include" -I "$src" $(pkg-config --cflags libxxhash) "${defs[@]}" \
+    "$src"/*.c "$here/fuzz_$target.c" \
+    "${ld[@]}" -lyajl -lxxhash -o "$out/fuzz_$target"
+echo "built $out/fuzz_$target"
 [ "${FUZZ_BUILD_ONLY:-0}" = 1 ] && exit 0
 
 # Work on a copy so the committed seeds don't grow; crashes land in $out/artifacts.
 # FUZZ_RESUME=1 keeps what earlier runs added to the scratch corpus.
-work="$out/corpus"
+work="$out/corpus-$target"
 [ "${FUZZ_RESUME:-0}" = 1 ] || rm -rf "$work"
 mkdir -p "$work" "$out/artifacts"
-cp "$here"/corpus/* "$work"/
+cp "$corpus"/* "$work"/
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 cd "$out"
@@ -35,6 +42,6 @@ cd "$out"
 jobs="${FUZZ_JOBS:-1}"
 parallel=()
 [ "$jobs" -gt 1 ] && parallel=(-jobs="$jobs" -workers="$jobs")
-exec "$out/fuzz_normalize" "$work" \
+exec "$out/fuzz_$target" "$work" \
     -max_len=4096 -timeout=10 -max_total_time="$seconds" "${parallel[@]}" \
-    -dict="$here/fuzz.dict" -artifact_prefix="$out/artifacts/" -print_final_stats=1 ${FUZZ_ARGS:-}
+    "${dict[@]}" -artifact_prefix="$out/artifacts/" -print_final_stats=1 ${FUZZ_ARGS:-}

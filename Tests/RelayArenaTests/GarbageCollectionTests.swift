@@ -108,6 +108,25 @@ final class GarbageCollectionTests: XCTestCase {
         XCTAssertEqual(try store.sweep(store.mark(roots: [(Self.op("Q2"), [:])])).map(Array.init), ["9"])
     }
 
+    /// A store opened from a snapshot (its arrays read in place) is collected and compacted as
+    /// any: the first such write copies the arrays out.
+    func testASnapshotOpenedStoreIsCollectedAndCompacted() throws {
+        let store = RecordStore()
+        try commit(store, "Q1", #"{"user":{"id":"4","name":"Zuck","bestFriend":{"id":"9"}}}"#)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("gc-\(UUID().uuidString).snapshot")
+            .path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try store.writeSnapshot(to: path)
+        let opened = try RecordStore(snapshotAt: path)
+        opened.compactionThreshold = nil
+        XCTAssertEqual(Array(try opened.collectGarbage(roots: [(Self.op("Q2"), [:])])), ["9"])
+        try opened.compact()
+        XCTAssertEqual(opened.garbageBytes, 0)
+        XCTAssertEqual(try ids(opened), ["4", "client:root"])
+        let reopened = try RecordStore(snapshotAt: path)  // the file is untouched
+        XCTAssertEqual(try ids(reopened), ["4", "9", "client:root"])
+    }
+
     /// Records kept by data ID (a live subscription's) stay though no root reaches them.
     func testKeptDataIDsStay() throws {
         let store = RecordStore()

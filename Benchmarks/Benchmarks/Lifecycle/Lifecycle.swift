@@ -41,7 +41,7 @@ func timed<T>(_ body: () throws -> T) rethrows -> (T, UInt64) {
     let result = try body()
     return (result, DispatchTime.now().uptimeNanoseconds - start)
 }
-func timed<T>(_ body: () async throws -> T) async rethrows -> (T, UInt64) {
+func timedAsync<T>(_ body: () async throws -> T) async rethrows -> (T, UInt64) {
     let start = DispatchTime.now().uptimeNanoseconds
     let result = try await body()
     return (result, DispatchTime.now().uptimeNanoseconds - start)
@@ -185,7 +185,7 @@ func registerBatchIngest() {
             for jobs in [1, 2, 2, 1] {
                 let store = RecordStore()
                 let cpu = cpuNanoseconds()
-                let (report, time) = try await timed { try await store.ingest(inputs, plan: plan, jobs: jobs) }
+                let (report, time) = try await timedAsync { try await store.ingest(inputs, plan: plan, jobs: jobs) }
                 if jobs == 2 { cpu2 += cpuNanoseconds() - cpu }
                 precondition(report.published == responses)
                 times[jobs]! += time
@@ -200,30 +200,14 @@ func registerBatchIngest() {
 
 // MARK: vs SQLite
 
-// TODO: snapshot. RelayArena's side of the store written out and loaded back, in these two
-// functions alone: switch to `try store.writeSnapshot(to: path)` and `try RecordStore(snapshotAt:
-// path)` when the snapshot API lands (and drop "relay JSON" from the benchmark's name).
-
-/// Writes the store out durably: relay JSON, `write` + `fsync`.
+/// Writes the store out durably: a snapshot (temporary file, fsync, rename, directory fsync).
 func writeStore(_ store: RecordStore, to path: String) throws {
-    let bytes = store.relayJSON()
-    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    guard fd >= 0 else { throw POSIXError(.EIO) }
-    defer { close(fd) }
-    try bytes.withUnsafeBytes { buffer in
-        var offset = 0
-        while offset < buffer.count {
-            let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-            guard n > 0 else { throw POSIXError(.EIO) }
-            offset += n
-        }
-    }
-    guard fsync(fd) == 0 else { throw POSIXError(.EIO) }
+    try store.writeSnapshot(to: path)
 }
 
-/// Loads a store that `writeStore` wrote.
+/// Opens a store that `writeStore` wrote (mapped, verified, read in place).
 func loadStore(from path: String) throws -> RecordStore {
-    try RecordStore(relayJSON: Data(contentsOf: URL(fileURLWithPath: path)))
+    try RecordStore(snapshotAt: path)
 }
 
 /// The store's records as Apollo's SQLite cache rows: data ID → the record's fields as JSON.
@@ -241,7 +225,7 @@ func registerSQLite() {
         "write: RelayArena / SQLite", "load: RelayArena / SQLite", "load: RelayArena / SQLite rows + JSON decode",
     ]
     Benchmark(
-        "\(todos / 1000)k-todo store written and loaded (relay JSON) vs a SQLite cache of one row a record",
+        "\(todos / 1000)k-todo store written and loaded (snapshot) vs a SQLite cache of one row a record",
         configuration: configuration(
             sqliteMetrics.map(ratio) + [
                 milliseconds("RelayArena write"), milliseconds("SQLite write"), milliseconds("RelayArena load"),

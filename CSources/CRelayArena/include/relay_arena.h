@@ -4,6 +4,7 @@
 #define RELAY_ARENA_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -28,6 +29,8 @@ typedef enum ra_status {
     RA_ERR_STATE = 10,      // API misuse (feed after finish, ...)
     RA_ERR_RESPONSE = 11,   // response without data, data not an object, ...
     RA_ERR_LIMIT = 12,      // an internal limit (symbol count, record size, out-of-line value bytes)
+    RA_ERR_SNAPSHOT = 13,   // a snapshot file that is truncated, corrupt, of a newer version or no snapshot
+    RA_ERR_IO = 14,         // a file could not be read or written (the message has the cause)
 } ra_status;
 
 typedef struct ra_error {
@@ -160,6 +163,25 @@ ra_status ra_source_export_json(const ra_source *src, uint8_t *_Nullable *_Nonnu
 /// Builds a source from relay toJSON text. NULL on error (err filled).
 ra_source *_Nullable ra_source_import_json(const uint8_t *_Nullable bytes, size_t len, uint32_t max_depth,
                                            ra_error *err);
+
+/// Snapshots (ra_snapshot.c; the format is in ARENA.md): writes `src` (a store, or a finished
+/// payload's delta) to `path` atomically: a temporary file in the same directory, fsync'd, renamed
+/// over `path`, the directory fsync'd. On error (RA_ERR_IO, RA_ERR_NOMEM, RA_ERR_STATE) the
+/// previous file is whole and no temporary file is left.
+ra_status ra_source_write_snapshot(const ra_source *src, const char *path, ra_error *err);
+/// The snapshot file's bytes in memory; the caller frees `*out` with ra_free.
+ra_status ra_source_snapshot_bytes(const ra_source *src, uint8_t *_Nullable *_Nonnull out, size_t *out_len);
+/// Opens a snapshot file: maps it, verifies its header, checksum and every bound, and reads its
+/// arrays in place (the first write copies them out). NULL on error: RA_ERR_SNAPSHOT (which check
+/// failed, `offset` the file offset it applies to), RA_ERR_IO, RA_ERR_NOMEM.
+ra_source *_Nullable ra_source_open_snapshot(const char *path, ra_error *err);
+/// ra_source_open_snapshot of bytes in memory (copied).
+ra_source *_Nullable ra_source_load_snapshot(const uint8_t *_Nullable bytes, size_t len, ra_error *err);
+/// Whether `bytes` start as a snapshot does (its magic; `len` may be shorter than the magic).
+bool ra_snapshot_sniff(const uint8_t *_Nullable bytes, size_t len);
+/// Rewrites the checksum of the snapshot bytes (tests and the fuzzer: structural checks past
+/// the checksum). False when the bytes are too short to hold one.
+bool ra_snapshot_fix_checksum(uint8_t *bytes, size_t len);
 
 void ra_free(void *_Nullable p);
 

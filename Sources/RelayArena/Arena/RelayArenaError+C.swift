@@ -11,3 +11,21 @@ extension RelayArenaError {
         self.offset = aboutInput ? e.offset : nil
     }
 }
+
+extension RelayArenaError {
+    /// A snapshot's error: the check that failed and the file offset it applies to (`invalidSnapshot`), or
+    /// the file's I/O error (`io`, the path in the message).
+    init(snapshot e: ra_error, path: String) {
+        self.init(e)
+        switch e.code {
+        case RA_ERR_SNAPSHOT:
+            code = .invalidSnapshot
+            message = "\(path): \(message)"
+        case RA_ERR_IO:
+            code = .io
+            offset = nil
+        default:
+            offset = nil
+        }
+    }
+}

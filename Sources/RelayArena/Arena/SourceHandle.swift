@@ -19,6 +19,21 @@ struct SourceHandle {
         return SourceHandle(raw)
     }
 
+    /// A source opened from a snapshot file (verified; its arrays read in place from the mapping).
+    static func openSnapshot(_ path: String) throws -> SourceHandle {
+        var err = ra_error()
+        guard let raw = ra_source_open_snapshot(path, &err) else { throw RelayArenaError(snapshot: err, path: path) }
+        return SourceHandle(raw)
+    }
+
+    /// Writes the source as a snapshot file, atomically (caller holds the lock when shared).
+    func writeSnapshot(_ path: String) throws {
+        var err = ra_error()
+        guard ra_source_write_snapshot(raw, path, &err) == RA_OK else {
+            throw RelayArenaError(snapshot: err, path: path)
+        }
+    }
+
     /// Wraps the delta a normalizer handed over (see `NormalizerHandle.finish`).
     static func adopting(_ raw: OpaquePointer) -> SourceHandle { SourceHandle(raw) }
 

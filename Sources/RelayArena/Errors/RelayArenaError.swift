@@ -7,6 +7,8 @@ public struct RelayArenaError: Error, Sendable, Equatable, CustomStringConvertib
             missingTypename, invalidPlan, misuse, invalidResponse, limit
         case invalidVariables = 100
         case unknownOperation, unknownFragment, invalidStore, io
+        /// A snapshot file that is truncated, corrupt, of a newer format version, or no snapshot.
+        case invalidSnapshot
     }
 
     public var code: Code

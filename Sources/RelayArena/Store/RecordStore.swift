@@ -45,6 +45,9 @@ public final class RecordStore: @unchecked Sendable {
         self.source = try SourceHandle.importJSON(Array(bytes), maxDepth: maxDepth)
     }
 
+    /// Takes a source it then owns (one opened from a snapshot, see Snapshot.swift).
+    init(source: SourceHandle) { self.source = source }
+
     deinit { source.destroy() }
 
     /// relay `RecordSource.toJSON()` JSON of every record, in their data IDs' order: the order the store first saw

@@ -1,0 +1,807 @@
+// Snapshots: a store's arrays written as one versioned file (a header, the arrays, an XXH3
+// checksum over every byte before it), written atomically, and opened by mapping the file and
+// reading the arrays in place once every bound a reader relies on has been checked. The format
+// is described in ARENA.md ("Snapshots").
+#define _GNU_SOURCE 1  // MAP_POPULATE
+#include "ra_source.h"
+#include "ra_symbols.h"
+#include "ra_records.h"
+#include "ra_heap.h"
+#include "ra_alloc.h"
+#include "ra_buf.h"
+#include "ra_json.h"
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#define SNAP_MAGIC "\x89RASNAP\n"  // (a first byte no JSON text starts with)
+#define SNAP_VERSION 1u
+#define SNAP_BYTE_ORDER 0x01020304u
+#define SNAP_ALIGN 64u  // every array starts at a multiple of this (the mapping is page-aligned)
+#define SNAP_NARRAYS 10
+
+typedef struct snap_header {
+    uint8_t magic[8];
+    uint32_t version;
+    uint32_t byte_order;  // SNAP_BYTE_ORDER as the writer's machine stores it
+    uint32_t header_size;
+    uint32_t flags;       // 0
+    uint64_t file_size;   // every byte, the checksum included
+    uint64_t sym_bytes_len, heap_len;
+    uint32_t nsyms, nindexed, index_cap, ndtabs;
+    uint32_t dtab_cap, ndslots, nrecs, nfields;
+    uint32_t nshapes, nwords, ntypes, id_key;
+    uint8_t reserved[32];  // zeros
+} snap_header;
+_Static_assert(sizeof(snap_header) == 128, "a snapshot header is 128 bytes");
+_Static_assert(sizeof(ra_dtable) == 24 && sizeof(ra_shape) == 12, "the arrays' elements as the format has them");
+
+// The arrays in file order: sym_bytes, syms, index, dtabs, dslots, vals, shapes, shape_words,
+// types, heap. Each starts at the next multiple of SNAP_ALIGN (zeros between); the checksum, a u64,
+// follows the last at the next multiple of 8.
+enum { A_SYMB, A_SYMS, A_INDEX, A_DTABS, A_DSLOTS, A_VALS, A_SHAPES, A_WORDS, A_TYPES, A_HEAP };
+
+// Array sizes in bytes from the header's counts, and where each starts; the file's total size.
+// (Every count is at most 2^32 and every element at most 24 bytes, the two byte lengths are
+// checked against their limits first: no sum overflows 64 bits.)
+static uint64_t snap_layout(const snap_header *h, uint64_t off[SNAP_NARRAYS], uint64_t len[SNAP_NARRAYS]) {
+    len[A_SYMB] = h->sym_bytes_len;
+    len[A_SYMS] = (uint64_t)h->nsyms * sizeof(ra_symbol);
+    len[A_INDEX] = (uint64_t)h->index_cap * 4;
+    len[A_DTABS] = (uint64_t)h->dtab_cap * sizeof(ra_dtable);
+    len[A_DSLOTS] = (uint64_t)h->ndslots * 4;
+    len[A_VALS] = (uint64_t)h->nfields * 4;
+    len[A_SHAPES] = (uint64_t)h->nshapes * sizeof(ra_shape);
+    len[A_WORDS] = (uint64_t)h->nwords * 4;
+    len[A_TYPES] = (uint64_t)h->ntypes * 4;
+    len[A_HEAP] = h->heap_len;
+    uint64_t at = sizeof(snap_header);
+    for (int i = 0; i < SNAP_NARRAYS; i++) {
+        at = (at + SNAP_ALIGN - 1) & ~(uint64_t)(SNAP_ALIGN - 1);
+        off[i] = at;
+        at += len[i];
+    }
+    return ((at + 7) & ~(uint64_t)7) + 8;
+}
+
+bool ra_snapshot_sniff(const uint8_t *bytes, size_t len) {
+    return bytes && len >= 8 && memcmp(bytes, SNAP_MAGIC, 8) == 0;
+}
+
+// MARK: - Write
+
+// The pieces of a source's file: the header, then each array.
+static bool snap_pieces(const ra_source *s, snap_header *h, const void *ptr[SNAP_NARRAYS], uint64_t off[SNAP_NARRAYS],
+                        uint64_t len[SNAP_NARRAYS], ra_error *err) {
+    if (s->bloom || s->nunindexed) {
+        ra_error_set(err, RA_ERR_STATE, 0, "a payload still being normalized cannot be written as a snapshot");
+        return false;
+    }
+    *h = (snap_header){.version = SNAP_VERSION, .byte_order = SNAP_BYTE_ORDER, .header_size = sizeof(snap_header),
+                       .sym_bytes_len = s->sym_bytes.len, .heap_len = s->heap.len, .nsyms = s->nsyms,
+                       .nindexed = s->nindexed, .index_cap = s->index_cap, .ndtabs = s->ndtabs,
+                       .dtab_cap = s->dtab_cap, .ndslots = s->ndslots, .nrecs = s->nrecs, .nfields = s->nfields,
+                       .nshapes = s->shapes.n, .nwords = s->shapes.nwords, .ntypes = s->ntypes, .id_key = s->id_key};
+    memcpy(h->magic, SNAP_MAGIC, 8);
+    h->file_size = snap_layout(h, off, len);
+    const void *p[SNAP_NARRAYS] = {s->sym_bytes.data, s->syms,        s->index, s->dtabs, s->dslots,
+                                   s->vals,           s->shapes.at,   s->shapes.words, s->types, s->heap.data};
+    memcpy(ptr, p, sizeof p);
+    return true;
+}
+
+static const uint8_t zeros[SNAP_ALIGN];
+
+// Streams the file's bytes to `put` (the header, arrays, padding, then the checksum).
+typedef bool (*snap_put)(void *ctx, const void *p, size_t n);
+static bool snap_emit(const ra_source *s, snap_put put, void *ctx, ra_error *err) {
+    snap_header h;
+    const void *ptr[SNAP_NARRAYS];
+    uint64_t off[SNAP_NARRAYS], len[SNAP_NARRAYS];
+    if (!snap_pieces(s, &h, ptr, off, len, err)) return false;
+    XXH3_state_t *st = XXH3_createState();
+    if (!st) {
+        ra_error_set(err, RA_ERR_NOMEM, 0, "out of memory writing a snapshot");
+        return false;
+    }
+    XXH3_64bits_reset(st);
+    bool ok = true;
+#define EMIT(p, n)                                               \
+    do {                                                         \
+        XXH3_64bits_update(st, (p), (n));                        \
+        if (ok && !put(ctx, (p), (n))) ok = false;               \
+    } while (0)
+    EMIT(&h, sizeof h);
+    uint64_t at = sizeof h;
+    for (int i = 0; i < SNAP_NARRAYS && ok; i++) {
+        if (off[i] > at) EMIT(zeros, (size_t)(off[i] - at));
+        if (len[i]) EMIT(ptr[i], (size_t)len[i]);
+        at = off[i] + len[i];
+    }
+    uint64_t end = h.file_size - 8;
+    if (ok && end > at) EMIT(zeros, (size_t)(end - at));
+#undef EMIT
+    uint64_t sum = XXH3_64bits_digest(st);
+    XXH3_freeState(st);
+    if (ok && !put(ctx, &sum, 8)) ok = false;
+    return ok;
+}
+
+// Writes to a file descriptor, a buffer at a time, retrying short writes.
+typedef struct fd_out {
+    int fd;
+    int error;  // errno of the failed write
+} fd_out;
+static bool put_fd(void *ctx, const void *p, size_t n) {
+    fd_out *o = ctx;
+    const uint8_t *b = p;
+    while (n) {
+        ssize_t w = write(o->fd, b, n > ((size_t)1 << 30) ? (size_t)1 << 30 : n);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            o->error = errno;
+            return false;
+        }
+        b += w;
+        n -= (size_t)w;
+    }
+    return true;
+}
+
+static bool put_buf(void *ctx, const void *p, size_t n) { return ra_buf_append(ctx, p, n); }
+
+ra_status ra_source_snapshot_bytes(const ra_source *s, uint8_t **out, size_t *out_len) {
+    ra_buf b = {0};
+    ra_error err = {0};
+    if (!snap_emit(s, put_buf, &b, &err)) {
+        ra_buf_free(&b);
+        *out = NULL;
+        *out_len = 0;
+        return err.code ? err.code : RA_ERR_NOMEM;
+    }
+    *out = b.data;
+    *out_len = b.len;
+    return RA_OK;
+}
+
+ra_status ra_source_write_snapshot(const ra_source *s, const char *path, ra_error *err) {
+    // The temporary file is in the target's directory (a rename within one file system is atomic).
+    size_t plen = strlen(path);
+    const char *slash = strrchr(path, '/');
+    size_t dlen = slash ? (size_t)(slash - path) : 0;
+    char *tmp = ra_malloc(plen + 64), *dir = ra_malloc(dlen + 2);
+    if (!tmp || !dir) {
+        ra_dealloc(tmp);
+        ra_dealloc(dir);
+        ra_error_set(err, RA_ERR_NOMEM, 0, "out of memory writing a snapshot");
+        return RA_ERR_NOMEM;
+    }
+    if (slash) {
+        memcpy(dir, path, dlen ? dlen : 1);  // ("/name": the root)
+        dir[dlen ? dlen : 1] = 0;
+    } else {
+        strcpy(dir, ".");
+    }
+    int fd = -1;
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    for (unsigned attempt = 0; attempt < 100 && fd < 0; attempt++) {
+        snprintf(tmp, plen + 64, "%.*s%s.%s.tmp-%ld-%lx-%u", (int)dlen, path, slash ? "/" : "",
+                 slash ? slash + 1 : path, (long)getpid(), (unsigned long)now.tv_nsec, attempt);
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd < 0 && errno != EEXIST) break;
+    }
+    ra_status status = RA_OK;
+    const char *step = NULL;
+    int error = 0;
+    if (fd < 0) {
+        step = "cannot create a temporary file beside it";
+        error = errno;
+    } else {
+        fd_out o = {fd, 0};
+        ra_error inner = {0};
+        bool ok = snap_emit(s, put_fd, &o, &inner);
+        if (!ok && inner.code) {
+            if (err) *err = inner;
+            status = inner.code;
+        } else if (!ok) {
+            step = "cannot write";
+            error = o.error;
+        } else if (fsync(fd) != 0) {
+            step = "cannot flush (fsync)";
+            error = errno;
+        }
+        if (close(fd) != 0 && !step && status == RA_OK) {
+            step = "cannot write (close)";
+            error = errno;
+        }
+        if (!step && status == RA_OK && rename(tmp, path) != 0) {
+            step = "cannot rename the temporary file over it";
+            error = errno;
+        }
+        if (step || status != RA_OK) {
+            unlink(tmp);
+        } else {
+            // The rename is durable once the directory is: flush it (a failure here leaves the new
+            // file in place, whole; it is reported all the same).
+            int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+            if (dfd < 0 || fsync(dfd) != 0) {
+                step = "cannot flush its directory (fsync)";
+                error = errno;
+            }
+            if (dfd >= 0) close(dfd);
+        }
+    }
+    if (step) {
+        status = RA_ERR_IO;
+        ra_error_set(err, RA_ERR_IO, 0, "cannot write the snapshot %s: %s: %s", path, step, strerror(error));
+    }
+    ra_dealloc(tmp);
+    ra_dealloc(dir);
+    return status;
+}
+
+// MARK: - Load
+
+static bool fail(ra_error *err, uint64_t offset, const char *fmt, ...) __attribute__((format(printf, 3, 4), cold, noinline));
+static bool fail(ra_error *err, uint64_t offset, const char *fmt, ...) {
+    if (!err) return false;
+    char msg[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    ra_error_set(err, RA_ERR_SNAPSHOT, offset, "%s", msg);
+    return false;
+}
+
+static bool checked_header(const uint8_t *b, size_t n, snap_header *h, ra_error *err) {
+    if (n < 8 || memcmp(b, SNAP_MAGIC, 8) != 0) {
+        if (n < 8 && n > 0 && memcmp(b, SNAP_MAGIC, n) == 0)
+            return fail(err, n, "truncated snapshot: the file ends inside its header, at byte %zu", n);
+        return fail(err, 0, "not a snapshot: the file does not start with the snapshot magic");
+    }
+    if (n < sizeof *h) {
+        if (n >= 12) {
+            uint32_t v;
+            memcpy(&v, b + 8, 4);
+            if (v > SNAP_VERSION)
+                return fail(err, 8, "snapshot format version %u is newer than this build reads (%u)", v, SNAP_VERSION);
+        }
+        return fail(err, n, "truncated snapshot: the file ends inside its header, at byte %zu", n);
+    }
+    memcpy(h, b, sizeof *h);
+    if (h->version > SNAP_VERSION)
+        return fail(err, 8, "snapshot format version %u is newer than this build reads (%u)", h->version, SNAP_VERSION);
+    if (h->version == 0) return fail(err, 8, "bad snapshot format version 0");
+    if (h->byte_order != SNAP_BYTE_ORDER)
+        return fail(err, 12, "the snapshot was written with another byte order (mark 0x%08x)", h->byte_order);
+    if (h->header_size != sizeof *h) return fail(err, 16, "bad snapshot header size %u", h->header_size);
+    if (h->flags) return fail(err, 20, "unknown snapshot flags 0x%x", h->flags);
+    for (size_t i = 0; i < sizeof h->reserved; i++)
+        if (h->reserved[i]) return fail(err, offsetof(snap_header, reserved) + i, "reserved header byte is not zero");
+    if (h->file_size > n)
+        return fail(err, n, "truncated snapshot: the file is %zu bytes, its header says %llu", n,
+                    (unsigned long long)h->file_size);
+    if (h->file_size < n)
+        return fail(err, h->file_size, "the snapshot has %llu bytes past its end (byte %llu)",
+                    (unsigned long long)(n - h->file_size), (unsigned long long)h->file_size);
+    if (h->sym_bytes_len > RA_MAX_SYM_BYTES)
+        return fail(err, offsetof(snap_header, sym_bytes_len), "bad bound: %llu symbol bytes (at most %u)",
+                    (unsigned long long)h->sym_bytes_len, RA_MAX_SYM_BYTES);
+    if (h->heap_len > RA_MAX_HEAP)
+        return fail(err, offsetof(snap_header, heap_len), "bad bound: %llu heap bytes (at most %u)",
+                    (unsigned long long)h->heap_len, RA_MAX_HEAP);
+    uint64_t off[SNAP_NARRAYS], len[SNAP_NARRAYS];
+    if (snap_layout(h, off, len) != h->file_size)
+        return fail(err, offsetof(snap_header, file_size),
+                    "bad bound: the arrays' sizes in the header add up to %llu bytes, not the file's %llu",
+                    (unsigned long long)snap_layout(h, off, len), (unsigned long long)h->file_size);
+    return true;
+}
+
+// The checksum, over every byte before it. A large file's is computed on a thread of its own
+// while the bounds are checked (the checks never read outside the file, whatever its bytes):
+// see snap_open.
+typedef struct snap_sum {
+    const uint8_t *b;
+    size_t n;
+    bool ok;
+} snap_sum;
+static void *sum_run(void *arg) {
+    snap_sum *c = arg;
+    uint64_t sum;
+    memcpy(&sum, c->b + c->n - 8, 8);
+    c->ok = XXH3_64bits(c->b, c->n - 8) == sum;
+    return NULL;
+}
+#ifndef RA_SNAPSHOT_THREAD_MIN  // (the fuzzer sets it low, so that its small files take the two threads)
+#define RA_SNAPSHOT_THREAD_MIN ((size_t)8 << 20)
+#endif
+
+// The arrays of a checked file, read in place, and their counts.
+typedef struct snap_view {
+    const snap_header *h;
+    uint64_t off[SNAP_NARRAYS];
+    const uint8_t *symb, *heap;
+    const ra_symbol *syms;
+    const uint32_t *index, *dslots, *vals, *words, *types;
+    const ra_dtable *dtabs;
+    const ra_shape *shapes;
+} snap_view;
+
+// A heap value at `off` lies within the heap: `*start` and `*len` get where its bytes are.
+static inline __attribute__((always_inline)) bool heap_value_ok(const snap_view *v, uint64_t off, uint64_t *start, uint32_t *len) {
+    uint64_t n = v->h->heap_len;
+    if (off >= n) return false;
+    if (v->heap[off] < RA_LEN_LONG) {
+        *len = v->heap[off];
+        *start = off + 1;
+    } else {
+        if (off + 5 > n) return false;
+        memcpy(len, v->heap + off + 1, 4);
+        *start = off + 5;
+    }
+    return *start + *len <= n;
+}
+
+// Where in the file the value of record `sym`'s slot `j` lies (for the error's offset).
+static uint64_t val_at(const snap_view *v, uint32_t fields, uint32_t j) {
+    return v->off[A_VALS] + 4 * ((uint64_t)fields + j);
+}
+
+static inline __attribute__((always_inline)) bool check_value(const snap_view *v, uint32_t sym, const ra_record *r, uint32_t j, uint32_t word, ra_error *err) {
+    uint32_t p = v->vals[r->fields + j], nsyms = v->h->nsyms, len;
+    uint64_t start;
+    switch (word >> 28) {
+    case RA_TAG_NUMBER:
+    case RA_TAG_STRING:
+    case RA_TAG_JSON:
+        if (!heap_value_ok(v, p, &start, &len))
+            return fail(err, val_at(v, r->fields, j), "bad bound: record %u's value %u (heap offset %u) lies past the heap (%llu bytes)",
+                        sym, j, p, (unsigned long long)v->h->heap_len);
+        return true;
+    case RA_TAG_REF:
+    case RA_TAG_IDSTR:
+        if (!p || p >= nsyms)
+            return fail(err, val_at(v, r->fields, j), "bad bound: record %u's value %u links symbol %u (of %u)", sym, j, p, nsyms);
+        return true;
+    case RA_TAG_REFS: {
+        if (!heap_value_ok(v, p, &start, &len))
+            return fail(err, val_at(v, r->fields, j), "bad bound: record %u's link list (heap offset %u) lies past the heap", sym, p);
+        const uint8_t *q = v->heap + start;
+        if (len == RA_REFS_RUN_LEN) {
+            uint32_t first = ra_load_u32(q), count = ra_load_u32(q + 4);
+            if (!first || (uint64_t)first + count > nsyms)
+                return fail(err, v->off[A_HEAP] + start, "bad bound: a link run of %u symbols from %u (of %u)", count, first, nsyms);
+            return true;
+        }
+        if (len % 4) return fail(err, v->off[A_HEAP] + p, "bad bound: a link list of %u bytes", len);
+        for (uint32_t i = 0; i < len / 4; i++) {
+            uint32_t item = ra_load_u32(q + 4 * (size_t)i);
+            if (item >= nsyms)
+                return fail(err, v->off[A_HEAP] + start + 4 * (uint64_t)i, "bad bound: a link list's item %u is symbol %u (of %u)",
+                            i, item, nsyms);
+        }
+        return true;
+    }
+    default: return true;  // (null, booleans, ints: the payload is the value)
+    }
+}
+
+// The counts, shapes and types, which the symbols' checks rely on.
+static bool check_tables(const snap_view *v, ra_error *err) {
+    const snap_header *h = v->h;
+    uint32_t nsyms = h->nsyms;
+    // Counts and limits.
+    if (nsyms < 1 || nsyms > RA_MAX_SYMBOLS)
+        return fail(err, offsetof(snap_header, nsyms), "bad bound: %u symbols (1 to %u)", nsyms, RA_MAX_SYMBOLS);
+    if (h->ntypes < 1 || h->ntypes > RA_MAX_TYPES + 1)
+        return fail(err, offsetof(snap_header, ntypes), "bad bound: %u types (1 to %u)", h->ntypes, RA_MAX_TYPES + 1);
+    if (h->nshapes < 1 || h->nshapes > RA_MAX_SHAPES + 1)
+        return fail(err, offsetof(snap_header, nshapes), "bad bound: %u shapes (1 to %u)", h->nshapes, RA_MAX_SHAPES + 1);
+    if (h->nfields >= RA_NO_RECORD) return fail(err, offsetof(snap_header, nfields), "bad bound: %u values", h->nfields);
+    if (h->id_key >= nsyms) return fail(err, offsetof(snap_header, id_key), "bad bound: the id key is symbol %u (of %u)", h->id_key, nsyms);
+    if (h->index_cap ? h->nindexed >= h->index_cap : h->nindexed != 0)
+        return fail(err, offsetof(snap_header, nindexed), "bad bound: %u symbols indexed in %u slots", h->nindexed, h->index_cap);
+    if ((uint64_t)h->ndtabs * 2 > h->dtab_cap)
+        return fail(err, offsetof(snap_header, ndtabs), "bad bound: %u derivation tables in %u slots", h->ndtabs, h->dtab_cap);
+
+    // Shapes: their words within shape_words; every word a key symbol and a known tag.
+    for (uint32_t k = 0; k < h->nshapes; k++) {
+        const ra_shape *sh = &v->shapes[k];
+        if ((uint64_t)sh->first + sh->count > h->nwords || sh->count > RA_MAX_FIELDS_PER_RECORD || (k == 0 && sh->count))
+            return fail(err, v->off[A_SHAPES] + 12 * (uint64_t)k, "bad bound: shape %u's %u words from %u (of %u)", k, sh->count,
+                        sh->first, h->nwords);
+    }
+    for (uint32_t i = 0; i < h->nwords; i++) {
+        uint32_t w = v->words[i], key = w & RA_SLOT_KEY;
+        if (!key || key >= nsyms || (w >> 28) > RA_TAG_IDSTR)
+            return fail(err, v->off[A_WORDS] + 4 * (uint64_t)i, "bad bound: shape word %u (key %u of %u symbols, tag %u)", i, key,
+                        nsyms, w >> 28);
+    }
+    // Types: typename symbols; type 0, the tombstone's, has none.
+    if (v->types[0]) return fail(err, v->off[A_TYPES], "bad bound: type 0 has a typename");
+    for (uint32_t t = 1; t < h->ntypes; t++)
+        if (!v->types[t] || v->types[t] >= nsyms)
+            return fail(err, v->off[A_TYPES] + 4 * (uint64_t)t, "bad bound: type %u is symbol %u (of %u)", t, v->types[t], nsyms);
+
+    // Symbols: texts within sym_bytes, derivations of text prefixes; records within vals, their
+    // types and shapes known, their values' heap offsets and symbols within bounds.
+    const ra_symbol *s0 = &v->syms[0];
+    if (s0->offset || s0->hash || s0->rec.fields != RA_NO_RECORD)
+        return fail(err, v->off[A_SYMS], "bad bound: symbol 0 is not empty");
+    return true;
+}
+
+// Symbols [from, to) (check_tables passed): texts, derivations, records and their values.
+// `taken`: a bit for each of the values, to find records whose values overlap (a write into one
+// would change the other's, under the other's tags); `*nrecs` gets the records counted.
+static bool check_symbols(const snap_view *view, uint32_t from, uint32_t to, uint64_t *taken, uint32_t *nrecs_out,
+                          ra_error *err) {
+    // (Local copies, which the writes into `taken` cannot alias: their fields stay in registers.)
+    snap_header header = *view->h;
+    snap_view local = *view;
+    local.h = &header;
+    const snap_view *v = &local;
+    const snap_header *h = &header;
+    uint32_t nrecs = 0;
+    for (uint32_t i = from; i < to; i++) {
+        const ra_symbol *e = &v->syms[i];
+        uint64_t at = v->off[A_SYMS] + 16 * (uint64_t)i;
+        if (e->offset & RA_SYM_DERIVED) {
+            uint32_t prefix = e->offset & ~RA_SYM_DERIVED;
+            // (Its prefix comes before it, as publish relies on: the prefix is translated first.)
+            if (!prefix || prefix >= i || (v->syms[prefix].offset & RA_SYM_DERIVED))
+                return fail(err, at, "bad bound: derived symbol %u's prefix %u is no text symbol before it", i, prefix);
+        } else {
+            uint64_t off = e->offset, n = h->sym_bytes_len, start;
+            uint32_t len = 0;
+            bool ok = off < n;
+            if (ok && v->symb[off] < RA_LEN_LONG) {
+                len = v->symb[off];
+                start = off + 1;
+            } else if (ok) {
+                ok = off + 5 <= n;
+                if (ok) memcpy(&len, v->symb + off + 1, 4);
+                start = off + 5;
+            }
+            if (!ok || start + len > n)
+                return fail(err, at, "bad bound: symbol %u's text (offset %llu, %u bytes) lies past the symbol bytes (%llu)", i,
+                            (unsigned long long)off, len, (unsigned long long)n);
+        }
+        const ra_record *r = &e->rec;
+        if (r->fields == RA_NO_RECORD) continue;
+        nrecs++;
+        if (r->type >= h->ntypes) return fail(err, at + 12, "bad bound: record %u's type %u (of %u)", i, r->type, h->ntypes);
+        if (r->shape >= h->nshapes) return fail(err, at + 14, "bad bound: record %u's shape %u (of %u)", i, r->shape, h->nshapes);
+        if (r->self_id && !h->id_key) return fail(err, at + 12, "bad bound: record %u has its own id but the store no id key", i);
+        const ra_shape *sh = &v->shapes[r->shape];
+        // (A record with no value may point anywhere, past the values too: a record trimmed to
+        // nothing at the end of them. Nothing reads there, and it moves when it grows.)
+        if (sh->count && (uint64_t)r->fields + sh->count > h->nfields)
+            return fail(err, at + 8, "bad bound: record %u's %u values from %u lie past the values (%u)", i, sh->count, r->fields,
+                        h->nfields);
+        for (uint32_t j = 0; j < sh->count; j++) {
+            uint32_t k = r->fields + j;
+            if (taken[k / 64] >> (k % 64) & 1)
+                return fail(err, at + 8, "bad bound: record %u's values from %u overlap another record's", i, r->fields);
+            taken[k / 64] |= (uint64_t)1 << (k % 64);
+            if (!check_value(v, i, r, j, v->words[sh->first + j], err)) return false;
+        }
+    }
+    *nrecs_out = nrecs;
+    return true;
+}
+
+// The index and the derivation tables (check_tables passed).
+static bool check_maps(const snap_view *v, ra_error *err) {
+    const snap_header *h = v->h;
+    uint32_t nsyms = h->nsyms;
+
+    // The index: each slot empty or a symbol; as many symbols as counted (so that one slot at
+    // least stays empty and a probe ends).
+    uint32_t used = 0;
+    for (uint32_t i = 0; i < h->index_cap; i++) {
+        uint32_t slot = v->index[i];
+        if (!slot) continue;
+        uint32_t sym = slot & RA_SLOT_SYM;
+        if (!sym || sym >= nsyms)
+            return fail(err, v->off[A_INDEX] + 4 * (uint64_t)i, "bad bound: index slot %u names symbol %u (of %u)", i, sym, nsyms);
+        used++;
+    }
+    if (used != h->nindexed)
+        return fail(err, offsetof(snap_header, nindexed), "bad bound: %u index slots used, %u in the header", used, h->nindexed);
+    // Derivation tables: prefixes are text symbols; a dense table's run within the symbols, a
+    // table's slots within dslots, every slot empty or a symbol.
+    for (uint32_t i = 0; i < h->ndslots; i++)
+        if (v->dslots[i] >= nsyms)
+            return fail(err, v->off[A_DSLOTS] + 4 * (uint64_t)i, "bad bound: derivation slot %u names symbol %u (of %u)", i,
+                        v->dslots[i], nsyms);
+    uint32_t ntabs = 0;
+    for (uint32_t i = 0; i < h->dtab_cap; i++) {
+        const ra_dtable *t = &v->dtabs[i];
+        uint64_t at = v->off[A_DTABS] + sizeof(ra_dtable) * (uint64_t)i;
+        if (!t->prefix) continue;
+        ntabs++;
+        if (t->prefix >= nsyms || (v->syms[t->prefix].offset & RA_SYM_DERIVED))
+            return fail(err, at, "bad bound: derivation table %u's prefix %u is no text symbol (of %u)", i, t->prefix, nsyms);
+        if (t->cap ? (uint64_t)t->start + t->cap > h->ndslots || t->count > t->cap
+                   : t->count && (!t->base || (uint64_t)t->base + t->count > nsyms))
+            return fail(err, at + 4, "bad bound: derivation table %u (start %u, cap %u, count %u, base %u)", i, t->start, t->cap,
+                        t->count, t->base);
+    }
+    if (ntabs != h->ndtabs)
+        return fail(err, offsetof(snap_header, ndtabs), "bad bound: %u derivation tables, %u in the header", ntabs, h->ndtabs);
+    return true;
+}
+
+// A large file's second thread: the checksum, then the symbols [from, to).
+typedef struct snap_half {
+    snap_sum sum;
+    const snap_view *v;
+    uint32_t from, to, nrecs;
+    uint64_t *_Nullable taken;
+    pthread_t thread;
+    bool ok;
+    ra_error err;
+} snap_half;
+static void *half_run(void *arg) {
+    snap_half *c = arg;
+    sum_run(&c->sum);
+    c->ok = check_symbols(c->v, c->from, c->to, c->taken, &c->nrecs, &c->err);
+    return NULL;
+}
+
+// The maps a loaded source rebuilds rather than trusts (small: one entry a type, a shape).
+static bool rebuild_maps(ra_source *s) {
+    uint32_t cap = 16;
+    while (2 * (s->ntypes - 1) >= cap) cap *= 2;
+    s->type_map = ra_calloc(cap, sizeof *s->type_map);
+    if (!s->type_map) return false;
+    s->type_map_cap = cap;
+    for (uint32_t t = 1; t < s->ntypes; t++) {
+        uint32_t j = (uint32_t)(((uint64_t)(s->types[t] * 0x9E3779B1u) * cap) >> 32);  // (ra_records.c's type_home)
+        while (s->type_map[j]) j = (j + 1) & (cap - 1);
+        s->type_map[j] = (uint16_t)t;
+    }
+    ra_shape_table *t = &s->shapes;
+    cap = 16;
+    while (2 * (uint64_t)t->n >= cap) cap *= 2;
+    t->map = ra_calloc(cap, sizeof *t->map);
+    if (!t->map) return false;
+    t->map_cap = cap;
+    for (uint32_t k = 1; k < t->n; k++) {
+        if (!t->at[k].count) continue;
+        uint32_t j = (uint32_t)(((uint64_t)t->at[k].hash * cap) >> 32);  // (ra_records.c's shape_home)
+        while (t->map[j]) j = (j + 1) & (cap - 1);
+        t->map[j] = k + 1;
+    }
+    return true;
+}
+
+// A source over checked bytes `b` (a mapping, or a copy: `copy`), which it then owns.
+static ra_source *_Nullable snap_open(uint8_t *b, size_t n, bool copy, ra_error *err) {
+    snap_header h;
+    if (!checked_header(b, n, &h, err)) return NULL;
+    snap_view v = {.h = &h};
+    uint64_t len[SNAP_NARRAYS];
+    snap_layout(&h, v.off, len);
+    v.symb = b + v.off[A_SYMB];
+    v.syms = (const ra_symbol *)(b + v.off[A_SYMS]);
+    v.index = (const uint32_t *)(b + v.off[A_INDEX]);
+    v.dtabs = (const ra_dtable *)(b + v.off[A_DTABS]);
+    v.dslots = (const uint32_t *)(b + v.off[A_DSLOTS]);
+    v.vals = (const uint32_t *)(b + v.off[A_VALS]);
+    v.shapes = (const ra_shape *)(b + v.off[A_SHAPES]);
+    v.words = (const uint32_t *)(b + v.off[A_WORDS]);
+    v.types = (const uint32_t *)(b + v.off[A_TYPES]);
+    v.heap = b + v.off[A_HEAP];
+    // A large file's checksum and last fifth of symbols are checked on a thread of their own,
+    // the rest here meanwhile (each half marks the values it sees in a bitmap of its own; the
+    // two must not meet). A corrupt file is reported as such, whatever bound its corruption broke.
+    snap_half helper = {.sum = {b, n, false}, .v = &v, .from = h.nsyms, .to = h.nsyms};
+    ra_error bounds = {0};
+    bool ok = check_tables(&v, &bounds), threaded = false;
+    size_t words = (size_t)h.nfields / 64 + 1;
+    uint64_t *taken = ok ? ra_calloc(words, 8) : NULL;
+    if (ok && n >= RA_SNAPSHOT_THREAD_MIN) {
+        helper.from = h.nsyms - (h.nsyms - 1) / 5;
+        helper.taken = ra_calloc(words, 8);
+        threaded = taken && helper.taken && pthread_create(&helper.thread, NULL, half_run, &helper) == 0;
+        if (!threaded) helper.from = h.nsyms;
+    }
+    if (!threaded) sum_run(&helper.sum);
+    uint32_t nrecs = 0;
+    ok = ok && taken && check_symbols(&v, 1, helper.from, taken, &nrecs, &bounds) && check_maps(&v, &bounds);
+    if (threaded) pthread_join(helper.thread, NULL);
+    if (!helper.sum.ok) {
+        ra_dealloc(taken);
+        ra_dealloc(helper.taken);
+        fail(err, n - 8, "snapshot checksum mismatch (the file is corrupt)");
+        return NULL;
+    }
+    if (ok && threaded && !helper.ok) {
+        ok = false;
+        bounds = helper.err;
+    }
+    if (ok && threaded) {
+        for (size_t w = 0; w < words; w++)
+            if (taken[w] & helper.taken[w]) {
+                uint64_t k = 64 * (uint64_t)w + (uint64_t)__builtin_ctzll(taken[w] & helper.taken[w]);
+                ok = fail(&bounds, v.off[A_VALS] + 4 * k, "bad bound: two records' values overlap at value %llu",
+                          (unsigned long long)k);
+                break;
+            }
+        nrecs += helper.nrecs;
+    }
+    if (ok && nrecs != h.nrecs)
+        ok = fail(&bounds, offsetof(snap_header, nrecs), "bad bound: %u records counted, %u in the header", nrecs, h.nrecs);
+    bool oom = !bounds.code && !ok;  // (no check failed: an allocation did)
+    ra_dealloc(taken);
+    ra_dealloc(helper.taken);
+    if (oom) goto oom;
+    if (!ok) {
+        if (err) *err = bounds;
+        return NULL;
+    }
+    ra_source *s = ra_source_create();
+    if (!s) goto oom;
+    // The new source's own first arrays give way to the file's.
+    ra_dealloc(s->syms);
+    ra_dealloc(s->types);
+    ra_dealloc(s->shapes.at);
+    s->mapped = b;
+    s->mapped_len = n;
+    s->mapped_copy = copy;
+    s->sym_bytes = (ra_buf){(uint8_t *)v.symb, h.sym_bytes_len, h.sym_bytes_len};
+    s->syms = (ra_symbol *)v.syms;
+    s->nsyms = s->capsyms = h.nsyms;
+    s->index = (uint32_t *)v.index;
+    s->index_cap = h.index_cap;
+    s->nindexed = h.nindexed;
+    s->dtabs = (ra_dtable *)v.dtabs;
+    s->dtab_cap = h.dtab_cap;
+    s->ndtabs = h.ndtabs;
+    s->dslots = (uint32_t *)v.dslots;
+    s->ndslots = s->capdslots = h.ndslots;
+    s->nrecs = h.nrecs;
+    s->vals = (uint32_t *)v.vals;
+    s->nfields = s->capfields = h.nfields;
+    s->shapes.at = (ra_shape *)v.shapes;
+    s->shapes.n = s->shapes.cap = h.nshapes;
+    s->shapes.words = (uint32_t *)v.words;
+    s->shapes.nwords = s->shapes.capwords = h.nwords;
+    s->types = (uint32_t *)v.types;
+    s->ntypes = s->captypes = h.ntypes;
+    s->heap = (ra_buf){(uint8_t *)v.heap, h.heap_len, h.heap_len};
+    s->id_key = h.id_key;
+    if (!rebuild_maps(s)) {
+        ra_source_destroy(s);  // (releases the mapping)
+        ra_error_set(err, RA_ERR_NOMEM, 0, "out of memory opening a snapshot");
+        return NULL;
+    }
+    return s;
+oom:
+    ra_error_set(err, RA_ERR_NOMEM, 0, "out of memory opening a snapshot");
+    return NULL;
+}
+
+ra_source *ra_source_load_snapshot(const uint8_t *bytes, size_t len, ra_error *err) {
+    uint8_t *copy = ra_malloc(len ? len : 1);
+    if (!copy) {
+        ra_error_set(err, RA_ERR_NOMEM, 0, "out of memory opening a snapshot");
+        return NULL;
+    }
+    if (len) memcpy(copy, bytes, len);
+    ra_source *s = snap_open(copy, len, true, err);
+    if (!s) ra_dealloc(copy);
+    return s;
+}
+
+ra_source *ra_source_open_snapshot(const char *path, ra_error *err) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        ra_error_set(err, RA_ERR_IO, 0, "cannot open the snapshot %s: %s", path, strerror(errno));
+        if (fd >= 0) close(fd);
+        return NULL;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        ra_error_set(err, RA_ERR_IO, 0, "cannot open the snapshot %s: not a regular file", path);
+        return NULL;
+    }
+    size_t n = (size_t)st.st_size;
+    if (n < sizeof(snap_header)) {  // (too short to map usefully: read it, for the header's error)
+        uint8_t small[sizeof(snap_header)];
+        ssize_t r = pread(fd, small, n, 0);
+        close(fd);
+        if (r < 0) {
+            ra_error_set(err, RA_ERR_IO, 0, "cannot read the snapshot %s: %s", path, strerror(errno));
+            return NULL;
+        }
+        return ra_source_load_snapshot(small, (size_t)r, err);
+    }
+    // Populated up front: the checksum reads every page anyway, and faulting them in one call is
+    // cheaper than one fault a page.
+    void *m = mmap(NULL, n, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    int error = errno;
+    close(fd);
+    if (m == MAP_FAILED) {
+        ra_error_set(err, RA_ERR_IO, 0, "cannot map the snapshot %s: %s", path, strerror(error));
+        return NULL;
+    }
+    ra_source *s = snap_open(m, n, false, err);
+    if (!s) munmap(m, n);
+    return s;
+}
+
+bool ra_snapshot_fix_checksum(uint8_t *bytes, size_t len) {
+    if (len < 8) return false;
+    uint64_t sum = XXH3_64bits(bytes, len - 8);
+    memcpy(bytes + len - 8, &sum, 8);
+    return true;
+}
+
+// MARK: - The first write
+
+// Which arrays of a snapshot's source point into its mapping: where each pointer is, and its bytes.
+#define SNAP_OWNED(s)                                                                                           \
+    {                                                                                                           \
+        {(void **)&(s)->sym_bytes.data, (s)->sym_bytes.len}, {(void **)&(s)->syms, (size_t)(s)->nsyms * 16},     \
+            {(void **)&(s)->index, (size_t)(s)->index_cap * 4},                                                 \
+            {(void **)&(s)->dtabs, (size_t)(s)->dtab_cap * sizeof(ra_dtable)},                                  \
+            {(void **)&(s)->dslots, (size_t)(s)->ndslots * 4}, {(void **)&(s)->vals, (size_t)(s)->nfields * 4}, \
+            {(void **)&(s)->shapes.at, (size_t)(s)->shapes.n * sizeof(ra_shape)},                               \
+            {(void **)&(s)->shapes.words, (size_t)(s)->shapes.nwords * 4},                                      \
+            {(void **)&(s)->types, (size_t)(s)->ntypes * 4}, {(void **)&(s)->heap.data, (s)->heap.len},          \
+    }
+typedef struct snap_array {
+    void **at;
+    size_t bytes;
+} snap_array;
+
+static void drop_mapping(ra_source *s) {
+    if (s->mapped_copy) ra_dealloc(s->mapped);
+    else munmap(s->mapped, s->mapped_len);
+    s->mapped = NULL;
+    s->mapped_len = 0;
+}
+
+bool ra_source_make_writable(ra_source *s) {
+    if (!s->mapped) return true;
+    snap_array a[SNAP_NARRAYS] = SNAP_OWNED(s);
+    void *copies[SNAP_NARRAYS] = {0};
+    for (int i = 0; i < SNAP_NARRAYS; i++) {
+        if (!a[i].bytes) continue;
+        // (The index is read at random: a large one gets huge pages, as ra_index_grow's does.)
+        copies[i] = i == A_INDEX ? ra_calloc_table(a[i].bytes / 4, 4) : ra_malloc(a[i].bytes);
+        if (!copies[i]) {
+            for (int j = 0; j < i; j++) ra_dealloc(copies[j]);
+            return false;
+        }
+        memcpy(copies[i], *a[i].at, a[i].bytes);
+    }
+    for (int i = 0; i < SNAP_NARRAYS; i++) *a[i].at = copies[i];
+    drop_mapping(s);
+    return true;
+}
+
+void ra_snapshot_release(ra_source *s) {
+    snap_array a[SNAP_NARRAYS] = SNAP_OWNED(s);
+    for (int i = 0; i < SNAP_NARRAYS; i++) *a[i].at = NULL;
+    s->sym_bytes.len = s->sym_bytes.cap = s->heap.len = s->heap.cap = 0;
+    s->nsyms = s->capsyms = s->ndslots = s->capdslots = s->nfields = s->capfields = 0;
+    s->shapes.n = s->shapes.cap = s->shapes.nwords = s->shapes.capwords = s->ntypes = s->captypes = 0;
+    s->index_cap = s->dtab_cap = 0;
+    drop_mapping(s);
+}

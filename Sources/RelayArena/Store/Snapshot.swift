@@ -1,0 +1,55 @@
+// Snapshots: a store written to one versioned binary file and opened again by mapping it (the
+// format and its checks are the C core's, ra_snapshot.c).
+internal import CRelayArena
+
+extension RecordStore {
+    /// Opens a snapshot file written by `writeSnapshot(to:)`.
+    ///
+    /// The file is mapped and checked before anything reads it: its header (magic, format version,
+    /// byte order, sizes against the file's length), its checksum over every byte, and every bound
+    /// a reader relies on, so a truncated, corrupt, foreign or newer-version file throws
+    /// (`invalidSnapshot`, with the check that failed and the byte offset it applies to) and never
+    /// crashes. The store then reads the file's arrays in place; its first write (a publish) copies
+    /// them into memory of its own.
+    public convenience init(snapshotAt path: String) throws {
+        self.init(source: try SourceHandle.openSnapshot(path))
+    }
+
+    /// Writes the store to a snapshot file, atomically: to a temporary file in the same directory,
+    /// flushed (`fsync`), renamed over `path`, the directory flushed. A failure (a directory that
+    /// does not exist or is not writable, a full disk) throws `io` and leaves the previous file
+    /// whole and no temporary file behind; so does a crash at any point.
+    public func writeSnapshot(to path: String) throws {
+        try source.withReadLock { try source.writeSnapshot(path) }
+    }
+
+    /// Whether `bytes` begin as a snapshot file does (its magic number), as opposed to relay
+    /// toJSON JSON: stores are told apart by content, not by file name.
+    public static func isSnapshot(_ bytes: some Collection<UInt8>) -> Bool {
+        let prefix = Array(bytes.prefix(8))
+        return prefix.withUnsafeBufferPointer { ra_snapshot_sniff($0.baseAddress, $0.count) }
+    }
+}
+
+extension RecordStore {
+    /// Publishes another store's records into this one, as a payload of them all would be (relay's
+    /// `publish` of a record source): what `relay-arena merge` does with snapshots. Returns the
+    /// data IDs whose record is new or had some field change. Atomic: on error nothing changed.
+    @discardableResult
+    public func publish(contentsOf other: RecordStore) throws -> UpdatedRecordIDs {
+        precondition(other !== self, "RelayArena: a store cannot be published into itself")
+        return try other.source.withReadLock {
+            try source.withWriteLock {
+                try source.publish(other.source, consuming: false)
+                return UpdatedRecordIDs(store: self, symbols: source.takeUpdated())
+            }
+        }
+    }
+}
+
+extension RecordStore {
+    /// Rewrites a snapshot's checksum after its bytes were changed (tests: the checks past it).
+    package static func fixSnapshotChecksum(_ bytes: inout [UInt8]) {
+        _ = bytes.withUnsafeMutableBufferPointer { ra_snapshot_fix_checksum($0.baseAddress!, $0.count) }
+    }
+}
