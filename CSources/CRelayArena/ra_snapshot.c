@@ -588,6 +588,9 @@ static bool rebuild_maps(ra_source *s) {
     return true;
 }
 
+// Forgets the arrays a snapshot's source reads in its mapping (MARK: The first write).
+static void forget_arrays(ra_source *s);
+
 // A source over checked bytes `b` (a mapping, or a copy: `copy`), which it then owns.
 static ra_source *_Nullable snap_open(uint8_t *b, size_t n, bool copy, ra_error *err) {
     snap_header h;
@@ -685,7 +688,9 @@ static ra_source *_Nullable snap_open(uint8_t *b, size_t n, bool copy, ra_error 
     s->heap = (ra_buf){(uint8_t *)v.heap, h.heap_len, h.heap_len};
     s->id_key = h.id_key;
     if (!rebuild_maps(s)) {
-        ra_source_destroy(s);  // (releases the mapping)
+        forget_arrays(s);  // (the caller keeps the bytes: it frees them on failure)
+        s->mapped = NULL;
+        ra_source_destroy(s);
         ra_error_set(err, RA_ERR_NOMEM, 0, "out of memory opening a snapshot");
         return NULL;
     }
@@ -797,11 +802,15 @@ bool ra_source_make_writable(ra_source *s) {
 }
 
 void ra_snapshot_release(ra_source *s) {
+    forget_arrays(s);
+    drop_mapping(s);
+}
+
+static void forget_arrays(ra_source *s) {
     snap_array a[SNAP_NARRAYS] = SNAP_OWNED(s);
     for (int i = 0; i < SNAP_NARRAYS; i++) *a[i].at = NULL;
     s->sym_bytes.len = s->sym_bytes.cap = s->heap.len = s->heap.cap = 0;
     s->nsyms = s->capsyms = s->ndslots = s->capdslots = s->nfields = s->capfields = 0;
     s->shapes.n = s->shapes.cap = s->shapes.nwords = s->shapes.capwords = s->ntypes = s->captypes = 0;
     s->index_cap = s->dtab_cap = 0;
-    drop_mapping(s);
 }
