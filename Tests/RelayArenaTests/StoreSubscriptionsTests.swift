@@ -118,6 +118,34 @@ final class StoreSubscriptionsTests: XCTestCase {
         XCTAssertEqual(subs.lastReReadCount, 0)
     }
 
+    /// A callback that publishes notifies in turn; a subscription ended in that inner round is
+    /// not called by the outer one, and one the inner round called with newer data is not called
+    /// again with older data by the outer one.
+    func testACallbackMayPublishAndEndALaterSubscription() throws {
+        let store = RecordStore()
+        let me: Variables = ["id": .string("4")]
+        _ = try publish(store, "UserQuery", me, #"{"user":{"id":"4","name":"A"}}"#)
+        let subs = StoreSubscriptions(store: store)
+        var calls: [String] = []
+        var ids: [SubscriptionID] = []
+        for i in 0..<3 {
+            let (_, id) = subs.subscribe(fragment("Name_user", "4")) { result in
+                let name = result.data?["name"]
+                calls.append("\(i):\(name.map { "\($0)" } ?? "nil")")
+                if i == 0, name == .string("B") {
+                    subs.unsubscribe(ids[1])
+                    subs.notify(try! self.publish(store, "UserQuery", me, #"{"user":{"id":"4","name":"C"}}"#))
+                }
+            }
+            ids.append(id)
+        }
+        subs.notify(try publish(store, "UserQuery", me, #"{"user":{"id":"4","name":"B"}}"#))
+        // Inner round (C): 0 and 2; the outer round's 2 (B) is already past; 1 never.
+        XCTAssertEqual(calls, [#"0:string("B")"#, #"0:string("C")"#, #"2:string("C")"#])
+        XCTAssertEqual(subs.count, 2)
+        XCTAssertEqual(subs.snapshot(ids[2])?.data?["name"], .string("C"))
+    }
+
     /// The cost follows what changed: with many subscriptions on other records, a publish that
     /// touches one record re-reads only that record's subscriptions.
     func testOnlyTheSubscriptionsOfUpdatedRecordsAreReRead() throws {

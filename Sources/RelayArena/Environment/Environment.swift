@@ -295,6 +295,11 @@ public final class Environment {
         subscriptions.subscribe(selector) { result in MainActor.assumeIsolated { callback(result) } }
     }
 
+    /// The same for the environment's models: `subscriber` is called on the main actor.
+    func subscribe(_ selector: ReadSelector, _ subscriber: any StoreSubscriber) -> (ReadResult, SubscriptionID) {
+        subscriptions.subscribe(selector, subscriber)
+    }
+
     public func unsubscribe(_ id: SubscriptionID) { subscriptions.unsubscribe(id) }
 
     // MARK: The network exchange, off the main actor

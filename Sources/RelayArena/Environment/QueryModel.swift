@@ -1,3 +1,4 @@
+internal import CRelayArena
 // Observation models: the engine under Relay.swift's `@Query`, `@Fragment` and
 // `@RefetchableFragment` property wrappers, without SwiftUI. Each holds what it last read as an
 // owned value (`ReadResult`): reading it never touches the store, so it never waits for a publish,
@@ -128,6 +129,24 @@ public final class FragmentState {
     }
 }
 
+extension FragmentState: StoreSubscriber {
+    /// The environment notifies on the main actor (it publishes there).
+    nonisolated func storeDidChange(_ result: ReadResult) {
+        MainActor.assumeIsolated { update(result) }
+    }
+
+    /// The observation registrar's storage, which every change locks: the registrar is a
+    /// reference to it (if that ever changes, a wrong address is only a wasted prefetch).
+    nonisolated var changeAddress: UnsafeRawPointer? {
+        let address = MainActor.assumeIsolated {
+            withUnsafeBytes(of: _$observationRegistrar) { raw in
+                raw.count >= MemoryLayout<UInt>.size ? raw.load(as: UInt.self) : 0
+            }
+        }
+        return UnsafeRawPointer(bitPattern: address)
+    }
+}
+
 /// A fragment's data at a pointer, following the store: `snapshot` changes only when a publish
 /// changes what the fragment reads (relay's `@Fragment` / `observeFragment`). Reading `snapshot`
 /// (or `data`) from a SwiftUI body or `withObservationTracking` tracks it through `state`.
@@ -169,7 +188,7 @@ public final class FragmentModel<F: Fragment> {
         // The state is held strongly: the model ends the subscription when it goes, and the
         // state holds nothing back, so there is no cycle (and no weak reference to load on
         // every notification).
-        environment.subscribe(.fragment(pointer)) { result in state.update(result) }
+        environment.subscribe(.fragment(pointer), state)
     }
 
     /// Typed access to the data under a store snapshot (the view must not escape `body`).

@@ -10,6 +10,24 @@ public struct SubscriptionID: Hashable, Sendable, Comparable {
     public static func < (a: SubscriptionID, b: SubscriptionID) -> Bool { a.raw < b.raw }
 }
 
+/// What a subscription calls when its data changes: an object, so that a notification reaches
+/// it in one step (a closure is a context to load and retain on the way, and with many
+/// subscriptions each step is a cache miss).
+protocol StoreSubscriber: AnyObject {
+    func storeDidChange(_ result: ReadResult)
+    /// Memory besides the object that `storeDidChange` touches (its observation storage), to
+    /// ask for ahead of time; asking for memory never faults, so a stale address costs nothing.
+    var changeAddress: UnsafeRawPointer? { get }
+}
+
+/// A subscriber that calls a closure.
+private final class ClosureSubscriber: StoreSubscriber {
+    let callback: StoreSubscriptions.Callback
+    init(_ callback: @escaping StoreSubscriptions.Callback) { self.callback = callback }
+    func storeDidChange(_ result: ReadResult) { callback(result) }
+    var changeAddress: UnsafeRawPointer? { nil }
+}
+
 /// The subscriptions of one store. Not thread-safe: its owner (the environment, an actor; the
 /// command line's replay) calls it from one place at a time, after each publish.
 public final class StoreSubscriptions {
@@ -22,28 +40,33 @@ public final class StoreSubscriptions {
         let id: Int
         var selector: ReadSelector
         var snapshot: ReadResult
-        let callback: Callback
+        let subscriber: any StoreSubscriber
+        let changeAddress: UnsafeRawPointer?
         /// The seen records that exist in the store, as its symbols (what the index holds).
         var symbols: [UInt32]
         /// Seen data IDs the store has no symbol for yet: re-read when any of them appears.
         var absent: [String]
+        /// The notification that last called it.
+        var calledInRound = 0
 
         init(
-            id: Int, selector: ReadSelector, snapshot: ReadResult, callback: @escaping Callback, symbols: [UInt32],
-            absent: [String]
+            id: Int, selector: ReadSelector, snapshot: ReadResult, subscriber: any StoreSubscriber,
+            symbols: [UInt32], absent: [String]
         ) {
             self.id = id
             self.selector = selector
             self.snapshot = snapshot
-            self.callback = callback
+            self.subscriber = subscriber
+            changeAddress = subscriber.changeAddress
             self.symbols = symbols
             self.absent = absent
         }
     }
 
     public let store: RecordStore
-    /// By subscription number (numbers are never reused; an ended one is nil).
-    private var entries: [Entry?] = []
+    /// By subscription number (numbers are never reused; an ended one's entry is nil), each
+    /// entry beside the addresses its re-read touches, so that finding both is one access.
+    private var entries: [Slot] = []
     private var live = 0
     /// Store symbol of a seen record → the first subscription that saw it, or -1 (symbols are
     /// dense small integers, so a flat array: one cache line to find a record's subscriber, not an
@@ -54,6 +77,12 @@ public final class StoreSubscriptions {
     private var byAbsentID: [String: Set<Int>] = [:]
     /// Subscriptions whose selector changed since the last `notify` (relay's `stale`).
     private var stalled: Set<Int> = []
+    /// Set while `notify` calls subscribers, with the subscriptions they end meanwhile (so that
+    /// one ended by an earlier callback is not called, without looking each up again).
+    private var notifying = 0
+    private var endedWhileNotifying: Set<Int> = []
+    /// Notifications so far (a callback's publish makes one inside another).
+    private var rounds = 0
     /// The store's symbol numbering the index was built with (a publish into an empty store
     /// adopts the payload's numbering).
     private var numbering: Int
@@ -71,23 +100,30 @@ public final class StoreSubscriptions {
     /// Reads `selector` and subscribes to it in one step (relay's lookup then subscribe, with no
     /// publish in between to miss); returns the first snapshot.
     public func subscribe(_ selector: ReadSelector, _ callback: @escaping Callback) -> (ReadResult, SubscriptionID) {
+        subscribe(selector, ClosureSubscriber(callback))
+    }
+
+    /// The same, calling an object (what the environment's models subscribe with).
+    func subscribe(_ selector: ReadSelector, _ subscriber: any StoreSubscriber) -> (ReadResult, SubscriptionID) {
         let id = entries.count
         let entry = store.withSnapshot { s -> Entry in
             let snapshot = selector.read(s)
             let (symbols, absent) = Self.resolve(snapshot.seenRecords, s)
             return Entry(
-                id: id, selector: selector, snapshot: snapshot, callback: callback, symbols: symbols, absent: absent)
+                id: id, selector: selector, snapshot: snapshot, subscriber: subscriber, symbols: symbols,
+                absent: absent)
         }
-        entries.append(entry)
+        entries.append(Slot(entry))
         live += 1
         index(id, entry)
         return (entry.snapshot, SubscriptionID(raw: id))
     }
 
     public func unsubscribe(_ id: SubscriptionID) {
-        guard id.raw >= 0, id.raw < entries.count, let entry = entries[id.raw] else { return }
-        entries[id.raw] = nil
+        guard id.raw >= 0, id.raw < entries.count, let entry = entries[id.raw].entry else { return }
+        entries[id.raw] = Slot()
         live -= 1
+        if notifying > 0 { endedWhileNotifying.insert(id.raw) }
         stalled.remove(id.raw)
         unindex(id.raw, entry)
     }
@@ -97,27 +133,27 @@ public final class StoreSubscriptions {
     /// re-reads it with the new selector whatever that publish updated, and calls it if its data
     /// changed (relay's re-render with the new fragment reference).
     public func repoint(_ id: SubscriptionID, to selector: ReadSelector) {
-        guard id.raw >= 0, id.raw < entries.count, let entry = entries[id.raw] else { return }
+        guard id.raw >= 0, id.raw < entries.count, let entry = entries[id.raw].entry else { return }
         entry.selector = selector
         stalled.insert(id.raw)
     }
 
     /// The selector a subscription reads now.
     public func selector(_ id: SubscriptionID) -> ReadSelector? {
-        id.raw >= 0 && id.raw < entries.count ? entries[id.raw]?.selector : nil
+        id.raw >= 0 && id.raw < entries.count ? entries[id.raw].entry?.selector : nil
     }
 
     /// Every record a live subscription saw (what a collection keeps besides its roots, so that
     /// a model on screen never reads its data half collected).
     public var seenRecords: Set<String> {
         var seen: Set<String> = []
-        for case let entry? in entries { seen.formUnion(entry.snapshot.seenRecords) }
+        for case let entry? in entries.lazy.map(\.entry) { seen.formUnion(entry.snapshot.seenRecords) }
         return seen
     }
 
     /// The latest snapshot of a subscription.
     public func snapshot(_ id: SubscriptionID) -> ReadResult? {
-        id.raw >= 0 && id.raw < entries.count ? entries[id.raw]?.snapshot : nil
+        id.raw >= 0 && id.raw < entries.count ? entries[id.raw].entry?.snapshot : nil
     }
 
     /// After a publish: re-reads each subscription that saw one of `updated` (or a record that was
@@ -144,10 +180,12 @@ public final class StoreSubscriptions {
         guard !affected.isEmpty else { return [] }
         let order = affected.sorted()
         prefetch(order)
-        var changed: [(Entry, ReadResult)] = []
+        rounds += 1
+        let round = rounds
+        var changed: [(entry: Entry, subscriber: any StoreSubscriber, snapshot: ReadResult)] = []
         store.withSnapshot { s in
             for id in order {
-                guard let entry = entries[id] else { continue }
+                guard let entry = entries[id].entry else { continue }
                 let next = entry.selector.read(s)
                 let dataChanged = next.data != entry.snapshot.data
                 if next.seenRecords != entry.snapshot.seenRecords {
@@ -157,14 +195,30 @@ public final class StoreSubscriptions {
                 }
                 // Replaced even when equal (relay keeps the newest snapshot: isMissingData may differ).
                 entry.snapshot = next
-                if dataChanged { changed.append((entry, next)) }
+                entries[id].hints = Hints(entry)
+                if dataChanged { changed.append((entry, entry.subscriber, next)) }
             }
         }
         // Called after the read lock is released: a callback may read the store.
         var called: [SubscriptionID] = []
-        for (entry, snapshot) in changed {
-            guard entries[entry.id] != nil else { continue }  // ended by an earlier callback
-            entry.callback(snapshot)
+        called.reserveCapacity(changed.count)
+        notifying += 1  // a callback may publish, and so notify, in turn
+        defer {
+            notifying -= 1
+            if notifying == 0 { endedWhileNotifying.removeAll() }
+        }
+        for (entry, subscriber, read) in changed {
+            // Ended by an earlier callback: not called.
+            if !endedWhileNotifying.isEmpty, endedWhileNotifying.contains(entry.id) { continue }
+            var snapshot = read
+            if rounds != round {
+                // An earlier callback published, and that round re-read this one: it was called
+                // then if its data changed, and otherwise gets the newest read, never an older one.
+                if entry.calledInRound > round { continue }
+                snapshot = entry.snapshot
+            }
+            entry.calledInRound = round
+            subscriber.storeDidChange(snapshot)
             called.append(SubscriptionID(raw: entry.id))
         }
         return called
@@ -211,18 +265,27 @@ public final class StoreSubscriptions {
         }
     }
 
-    /// Asks for the entries about to be re-read, all at once: with many subscriptions they lie far
-    /// apart in memory, and fetching them one at a time, each when first touched, is most of what
-    /// re-reading a thousand of a hundred thousand costs over a thousand of a thousand.
+    /// Asks for the memory the re-reads and changes of `ids` will touch, all at once: with many
+    /// subscriptions it lies far apart (a subscription's entry, its record's ID, its last data,
+    /// the model it calls and that model's observation storage), and fetching each piece when
+    /// first touched, one after another, is most of what re-reading a thousand subscriptions of
+    /// a hundred thousand costs over a thousand of a thousand.
     private func prefetch(_ ids: [Int]) {
-        guard MemoryLayout<Entry?>.size == MemoryLayout<UInt>.size else { return }
-        entries.withUnsafeBytes { raw in
+        entries.withUnsafeBufferPointer { slots in
             for id in ids {
-                let object = UnsafeRawPointer(
-                    bitPattern: raw.load(fromByteOffset: id * MemoryLayout<Entry?>.stride, as: UInt.self))
-                ra_prefetch(object)
-                ra_prefetch(object.map { $0 + 64 })
-                ra_prefetch(object.map { $0 + 128 })
+                withUnsafeBytes(of: slots[id].hints) { raw in
+                    for i in 0..<Hints.count {
+                        // Two lines from each: an object's header and what follows it; four
+                        // from the first, the entry.
+                        let p = UnsafeRawPointer(bitPattern: raw.load(fromByteOffset: i * 8, as: UInt.self))
+                        ra_prefetch(p)
+                        ra_prefetch(p.map { $0 + 64 })
+                        if i == 0 {
+                            ra_prefetch(p.map { $0 + 128 })
+                            ra_prefetch(p.map { $0 + 192 })
+                        }
+                    }
+                }
             }
         }
     }
@@ -234,10 +297,73 @@ public final class StoreSubscriptions {
         byAbsentID.removeAll()
         store.withSnapshot { s in
             for id in entries.indices {
-                guard let entry = entries[id] else { continue }
+                guard let entry = entries[id].entry else { continue }
                 (entry.symbols, entry.absent) = Self.resolve(entry.snapshot.seenRecords, s)
                 index(id, entry)
             }
+        }
+    }
+}
+
+/// A subscription's entry and its hints: 64 bytes, one random access for both.
+private struct Slot {
+    var entry: StoreSubscriptions.Entry?
+    var hints: Hints
+
+    init(_ entry: StoreSubscriptions.Entry? = nil) {
+        self.entry = entry
+        hints = entry.map(Hints.init) ?? Hints()
+    }
+}
+
+/// The addresses one subscription's re-read and change touch, flat beside the entries so that a
+/// notification can ask for all of them before touching any: the entry (first), the
+/// subscriber and its change address, the storage of the record ID it reads (hashed to find the
+/// record) and of its last data and seen records (compared with the new read, then released).
+/// Only ever prefetched, never dereferenced: an address that went stale costs a wasted fetch.
+private struct Hints {
+    static let count = 7
+    var addresses: (UInt, UInt, UInt, UInt, UInt, UInt, UInt) = (0, 0, 0, 0, 0, 0, 0)
+
+    init() {}
+
+    init(_ entry: StoreSubscriptions.Entry) {
+        var n = 0
+        func add(_ pointer: UnsafeRawPointer?) {
+            guard let pointer, n < Self.count else { return }
+            withUnsafeMutableBytes(of: &addresses) {
+                $0.storeBytes(of: UInt(bitPattern: pointer), toByteOffset: n * 8, as: UInt.self)
+            }
+            n += 1
+        }
+        // Native storage (a string's, an array's) keeps its header, with the reference count
+        // every copy and release writes, in the 32 bytes before the first byte or element.
+        let header = 32
+        func add(_ string: String) {
+            // Up to 15 bytes a string is held inline, so there is no storage to ask for.
+            guard string.utf8.count > 15 else { return }
+            _ = string.utf8.withContiguousStorageIfAvailable {
+                add(UnsafeRawPointer($0.baseAddress).map { $0 - header })
+            }
+        }
+        add(UnsafeRawPointer(Unmanaged.passUnretained(entry).toOpaque()))
+        add(UnsafeRawPointer(Unmanaged.passUnretained(entry.subscriber as AnyObject).toOpaque()))
+        add(entry.changeAddress)
+        add(entry.selector.dataID)
+        // A set is one reference to its storage.
+        withUnsafeBytes(of: entry.snapshot.seenRecords) { raw in
+            if raw.count == MemoryLayout<UInt>.size { add(UnsafeRawPointer(bitPattern: raw.load(as: UInt.self))) }
+        }
+        switch entry.snapshot.data {
+        case .object(let members)?:
+            members.withUnsafeBufferPointer { add(UnsafeRawPointer($0.baseAddress).map { $0 - header }) }
+            for (_, value) in members {
+                if case .string(let s) = value { add(s) }
+            }
+        case .array(let items)?:
+            items.withUnsafeBufferPointer { add(UnsafeRawPointer($0.baseAddress).map { $0 - header }) }
+        default:
+            break
         }
     }
 }

@@ -1,7 +1,10 @@
 // The untyped result of a read: JSON-like, object members in selection order, numbers and
 // custom scalars as the text the store holds.
 
-public indirect enum ReadValue: Sendable, Hashable {
+/// Not `indirect`: arrays already hold their elements apart, so a scalar stays inline and a
+/// fragment's data is one allocation (plus long strings), not one a field — what a model keeps,
+/// compares after a publish and frees is then a line or two of memory, not a scattered tree.
+public enum ReadValue: Sendable, Hashable {
     case null
     case bool(Bool)
     case int(Int64)
