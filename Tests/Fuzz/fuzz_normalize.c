@@ -15,21 +15,7 @@
 //      round-trips through export/import and publishes into the store (3 and 4 again);
 //   6. no internal error (RA_ERR_STATE / NOMEM / PLAN / LIMIT) for these small inputs, and a
 //      failed or finished normalizer refuses further input.
-#include "relay_arena.h"
-#include <stdbool.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#define FUZZ_CHECK(cond, ...)                                                                  \
-    do {                                                                                       \
-        if (!(cond)) {                                                                         \
-            fprintf(stderr, "fuzz invariant failed (%s:%d): %s\n  ", __FILE__, __LINE__, #cond); \
-            fprintf(stderr, __VA_ARGS__);                                                      \
-            fprintf(stderr, "\n");                                                             \
-            abort();                                                                           \
-        }                                                                                      \
-    } while (0)
+#include "fuzz_support.h"
 
 // MARK: - Plan builder
 
@@ -270,30 +256,9 @@ static int init_plans(void) {
     return 1;
 }
 
-static ra_source *load_store(void) {
-    ra_error err;
-    ra_source *s = ra_source_import_json((const uint8_t *)store_json, sizeof store_json - 1, 64, &err);
-    FUZZ_CHECK(s != NULL, "the fixed store did not import: %s", err.message);
-    return s;
-}
-
-typedef struct blob {
-    uint8_t *ptr;
-    size_t len;
-} blob;
-
-static blob export_of(const ra_source *s) {
-    blob b = {NULL, 0};
-    ra_status st = ra_source_export_json(s, &b.ptr, &b.len);
-    FUZZ_CHECK(st == RA_OK, "export failed with %d", (int)st);
-    return b;
-}
-
 static void dump(const char *what, blob b) {
     fprintf(stderr, "%s (%zu bytes): %.*s\n", what, b.len, (int)(b.len > 4000 ? 4000 : b.len), (const char *)b.ptr);
 }
-
-static bool same(blob a, blob b) { return a.len == b.len && (a.len == 0 || memcmp(a.ptr, b.ptr, a.len) == 0); }
 
 // export(src) -> import -> export must succeed and give the same bytes. Returns the export.
 static blob check_round_trip(const ra_source *src, const char *what) {
@@ -334,7 +299,7 @@ static void check_publish(const ra_source *delta, const char *what) {
     ra_free(e.ptr);
     ra_source_destroy(empty);
 
-    ra_source *store = load_store();
+    ra_source *store = import_fixed_store(store_json, sizeof store_json - 1);
     st = ra_source_publish(store, delta, &err);
     FUZZ_CHECK(st == RA_OK, "%s: publish failed: %s", what, err.message);
     blob e1 = check_round_trip(store, what);

@@ -14,21 +14,7 @@
 //   2. it publishes into a store holding records, and a store publishes into it (its first write
 //      copies the mapping out), both exporting afterwards;
 //   3. a failure is RA_ERR_SNAPSHOT with a message, never another code (inputs are small).
-#include "relay_arena.h"
-#include <stdbool.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#define FUZZ_CHECK(cond, ...)                                                                  \
-    do {                                                                                       \
-        if (!(cond)) {                                                                         \
-            fprintf(stderr, "fuzz invariant failed (%s:%d): %s\n  ", __FILE__, __LINE__, #cond); \
-            fprintf(stderr, __VA_ARGS__);                                                      \
-            fprintf(stderr, "\n");                                                             \
-            abort();                                                                           \
-        }                                                                                      \
-    } while (0)
+#include "fuzz_support.h"
 
 static const char store_json[] =
     "{\"client:root\":{\"__id\":\"client:root\",\"__typename\":\"__Root\","
@@ -36,27 +22,6 @@ static const char store_json[] =
     "\"client:root:viewer\":{\"__id\":\"client:root:viewer\",\"__typename\":\"Viewer\",\"name\":\"me\"},"
     "\"u1\":{\"__id\":\"u1\",\"__typename\":\"User\",\"name\":\"Ann\",\"best\":{\"__ref\":\"p1\"}},"
     "\"p1\":{\"__id\":\"p1\",\"__typename\":\"Page\",\"tags\":[\"a\",\"b\"],\"n\":1.5},\"gone\":null}";
-
-typedef struct blob {
-    uint8_t *ptr;
-    size_t len;
-} blob;
-
-static blob export_of(const ra_source *s) {
-    blob b = {NULL, 0};
-    ra_status st = ra_source_export_json(s, &b.ptr, &b.len);
-    FUZZ_CHECK(st == RA_OK, "export failed with %d", (int)st);
-    return b;
-}
-
-static bool same(blob a, blob b) { return a.len == b.len && (a.len == 0 || memcmp(a.ptr, b.ptr, a.len) == 0); }
-
-static ra_source *fixed_store(void) {
-    ra_error err;
-    ra_source *s = ra_source_import_json((const uint8_t *)store_json, sizeof store_json - 1, 64, &err);
-    FUZZ_CHECK(s != NULL, "the fixed store did not import: %s", err.message);
-    return s;
-}
 
 // Exports `s` (every record, field and link read). (Not required to import again: the loader
 // checks bounds, not texts, so a file crafted with a fitting checksum may hold a number or JSON
@@ -80,11 +45,11 @@ static void check_loaded(ra_source *s) {
     ra_free(e2.ptr);
     ra_free(bytes);
     // 2. Publish both ways (the loaded sources are read-only until their first write).
-    ra_source *store = fixed_store();
+    ra_source *store = import_fixed_store(store_json, sizeof store_json - 1);
     ra_status st = ra_source_publish(store, s, &err);
     if (st == RA_OK) check_exports(store);
     ra_source_destroy(store);
-    ra_source *delta = fixed_store();
+    ra_source *delta = import_fixed_store(store_json, sizeof store_json - 1);
     st = ra_source_publish(again, delta, &err);
     if (st == RA_OK) check_exports(again);
     ra_source_destroy(delta);

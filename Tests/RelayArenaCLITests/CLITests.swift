@@ -6,25 +6,7 @@ import RelayArenaTestSupport
 import RelayArenaWorkloads
 import XCTest
 
-final class CLITests: XCTestCase {
-    var dir: URL!
-    var schema: String!
-    var query: String!
-
-    override func setUpWithError() throws {
-        dir = try CLI.tempDir()
-        schema = Fixtures.url("todo.graphql").path
-        query = Fixtures.url("todo-list-query.graphql").path
-    }
-
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: dir) }
-
-    func write(_ name: String, _ bytes: some Collection<UInt8>) throws -> String {
-        let url = dir.appendingPathComponent(name)
-        try Data(bytes).write(to: url)
-        return url.path
-    }
-
+final class CLITests: CLITestCase {
     func normalizeArgs(_ response: String, _ extra: [String] = []) -> [String] {
         ["normalize", "--schema", schema, "--document", query, "--variables", #"{"first":3}"#] + extra + [response]
     }

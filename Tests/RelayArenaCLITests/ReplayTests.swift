@@ -15,6 +15,9 @@ final class ReplayTests: XCTestCase {
         fragment Item on Todo { text }
         """
 
+    /// The contract's documents and `R`, a second query of the same user (its ID alone).
+    static let todoAndRDocuments = todoDocuments + "\nquery R { user(id: \"me\") { id } }"
+
     /// Two to-dos, each read by `Item`.
     static let twoTodoDocuments = """
         query Two { user(id: "me") { todos(first: 2) { edges { node { id ...Item } } } } }
@@ -62,6 +65,9 @@ final class ReplayTests: XCTestCase {
     func publishQ(_ text: String) -> String {
         #"{"step":"publish","operation":"Q","variables":{},"response":{"data":{"user":{"id":"u","todos":{"edges":[{"node":{"id":"t1","text":"\#(text)"}}]}}}}}"#
     }
+
+    /// A `publish` of `R` (in `todoAndRDocuments`).
+    let publishR = #"{"step":"publish","operation":"R","variables":{},"response":{"data":{"user":{"id":"u"}}}}"#
 
     /// A `publish` of `Two` with the texts of `t1` and `t2`.
     func publishTwo(_ first: String, _ second: String) -> String {
@@ -374,8 +380,6 @@ final class ReplayTests: XCTestCase {
     /// the store is invalidated and both are written again, the one still a root is fresh, the
     /// other (written with the buffer full, so never a root) stays stale.
     func testReleaseBufferOverflowDropsTheOldestRoot() throws {
-        let documents = Self.todoDocuments + "\nquery R { user(id: \"me\") { id } }"
-        let publishR = #"{"step":"publish","operation":"R","variables":{},"response":{"data":{"user":{"id":"u"}}}}"#
         let script =
             "["
             + [
@@ -385,19 +389,17 @@ final class ReplayTests: XCTestCase {
                 #"{"step":"release","name":"r"}"#, #"{"step":"invalidate_store"}"#, publishQ("Milk"), publishR,
                 check("Q"), check("R"),
             ].joined(separator: ",") + "]"
-        let r = try replay(script, documents: documents, options: ["--release-buffer", "1"])
+        let r = try replay(script, documents: Self.todoAndRDocuments, options: ["--release-buffer", "1"])
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(lines(r), [#"{"event":"check","status":"stale"}"#, #"{"event":"check","status":"available"}"#])
         // A buffer of 2 keeps both.
-        let both = try replay(script, documents: documents, options: ["--release-buffer", "2"])
+        let both = try replay(script, documents: Self.todoAndRDocuments, options: ["--release-buffer", "2"])
         XCTAssertEqual(lines(both), Array(repeating: #"{"event":"check","status":"available"}"#, count: 2))
     }
 
     /// `gc` collects what no root reaches (relay v18: subscriptions do not count) and lists it;
     /// only a `gc` step removes anything.
     func testGCRemovesWhatNoRootReaches() throws {
-        let documents = Self.todoDocuments + "\nquery R { user(id: \"me\") { id } }"
-        let publishR = #"{"step":"publish","operation":"R","variables":{},"response":{"data":{"user":{"id":"u"}}}}"#
         let script =
             "["
             + [
@@ -405,7 +407,7 @@ final class ReplayTests: XCTestCase {
                 subscribeItem("row", "t1"), #"{"step":"gc"}"#, #"{"step":"gc"}"#, check("Q"), check("R"),
                 #"{"step":"release","name":"r"}"#, #"{"step":"gc"}"#,
             ].joined(separator: ",") + "]"
-        let r = try replay(script, documents: documents, options: ["--release-buffer", "0"])
+        let r = try replay(script, documents: Self.todoAndRDocuments, options: ["--release-buffer", "0"])
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(
             lines(r),

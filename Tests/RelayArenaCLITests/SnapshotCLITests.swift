@@ -7,27 +7,7 @@ import RelayArenaTestSupport
 import RelayArenaWorkloads
 import XCTest
 
-final class SnapshotCLITests: XCTestCase {
-    var dir: URL!
-    var schema: String!
-    var query: String!
-
-    override func setUpWithError() throws {
-        dir = try CLI.tempDir()
-        schema = Fixtures.url("todo.graphql").path
-        query = Fixtures.url("todo-list-query.graphql").path
-    }
-
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: dir) }
-
-    func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
-
-    func write(_ name: String, _ bytes: some Collection<UInt8>) throws -> String {
-        let p = path(name)
-        try Data(bytes).write(to: URL(fileURLWithPath: p))
-        return p
-    }
-
+final class SnapshotCLITests: CLITestCase {
     func normalize(_ response: String, _ extra: [String]) throws -> CLIResult {
         try CLI.run(
             ["normalize", "--schema", schema, "--document", query, "--variables", #"{"first":3}"#] + extra + [response])

@@ -2,26 +2,20 @@
 // RelayReferenceMarker) and compaction, over a real store: cases after relay's own
 // RelayModernStore GC tests.
 import RelayArena
-import RelayArenaCompiler
 import RelayArenaTestSupport
 import RelayArenaWorkloads
 import XCTest
 
 final class GarbageCollectionTests: XCTestCase {
-    static let docs = try! Compiler(
-        schema: GraphQLSourceFile(name: "todo.graphql", text: Fixtures.text("todo.graphql"))
-    ).compile([
-        GraphQLSourceFile(
-            name: "q.graphql",
-            text: """
-                query Q1 { user(id: "4") { id name bestFriend { id } } }
-                query Q2 { user(id: "4") { id } }
-                query Cond($withTodos: Boolean!) {
-                  user(id: "4") { id todos(first: 1) @include(if: $withTodos) { edges { node { id text } } } }
-                }
-                query Abstract { node(id: "t1") { id ... on Todo { text } } }
-                """)
-    ])
+    static let docs = try! Fixtures.compile(
+        """
+        query Q1 { user(id: "4") { id name bestFriend { id } } }
+        query Q2 { user(id: "4") { id } }
+        query Cond($withTodos: Boolean!) {
+          user(id: "4") { id todos(first: 1) @include(if: $withTodos) { edges { node { id text } } } }
+        }
+        query Abstract { node(id: "t1") { id ... on Todo { text } } }
+        """)
 
     static func op(_ name: String) -> OperationArtifact { docs.operations[name]! }
 

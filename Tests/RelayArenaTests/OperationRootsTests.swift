@@ -1,25 +1,19 @@
 // relay's roots, release buffer, write epochs, invalidation and query-cache expiry
 // (RelayModernStore: retain, _recordSourceOperation, check), over a real store.
 import RelayArena
-import RelayArenaCompiler
 import RelayArenaTestSupport
 import XCTest
 
 final class OperationRootsTests: XCTestCase {
-    static let docs = try! Compiler(
-        schema: GraphQLSourceFile(name: "todo.graphql", text: Fixtures.text("todo.graphql"))
-    ).compile([
-        GraphQLSourceFile(
-            name: "q.graphql",
-            text: """
-                query Q1 { user(id: "4") { id name } }
-                query Q2 { user(id: "4") { id } }
-                query Q9 { user(id: "9") { id name } }
-                query TodoQuery($id: ID!) { node(id: $id) { ... on Todo { id text complete } } }
-                mutation M($input: ChangeTodoStatusInput!) { changeTodoStatus(input: $input) { todo { id complete } } }
-                fragment Name_user on User { name }
-                """)
-    ])
+    static let docs = try! Fixtures.compile(
+        """
+        query Q1 { user(id: "4") { id name } }
+        query Q2 { user(id: "4") { id } }
+        query Q9 { user(id: "9") { id name } }
+        query TodoQuery($id: ID!) { node(id: $id) { ... on Todo { id text complete } } }
+        mutation M($input: ChangeTodoStatusInput!) { changeTodoStatus(input: $input) { todo { id complete } } }
+        fragment Name_user on User { name }
+        """)
 
     static func op(_ name: String) -> OperationArtifact { docs.operations[name]! }
 

@@ -2,24 +2,18 @@
 // re-read only what saw an updated record, call only when the data changed, in subscription
 // order — and the record → subscriptions index behind them.
 import RelayArena
-import RelayArenaCompiler
 import RelayArenaTestSupport
 import XCTest
 
 final class StoreSubscriptionsTests: XCTestCase {
-    static let docs = try! Compiler(
-        schema: GraphQLSourceFile(name: "todo.graphql", text: Fixtures.text("todo.graphql"))
-    ).compile([
-        GraphQLSourceFile(
-            name: "q.graphql",
-            text: """
-                query UserQuery($id: String!) { user(id: $id) { id name ...Name_user } }
-                query TodoQuery($id: ID!) { node(id: $id) { ... on Todo { id text complete } } }
-                fragment Name_user on User { name }
-                fragment Text_todo on Todo { text }
-                fragment Todo_user on User { todos(first: 2) { edges { node { text } } } }
-                """)
-    ])
+    static let docs = try! Fixtures.compile(
+        """
+        query UserQuery($id: String!) { user(id: $id) { id name ...Name_user } }
+        query TodoQuery($id: ID!) { node(id: $id) { ... on Todo { id text complete } } }
+        fragment Name_user on User { name }
+        fragment Text_todo on Todo { text }
+        fragment Todo_user on User { todos(first: 2) { edges { node { text } } } }
+        """)
 
     func publish(_ store: RecordStore, _ op: String, _ variables: Variables, _ data: String) throws -> UpdatedRecordIDs
     {

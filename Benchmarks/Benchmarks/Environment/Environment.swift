@@ -95,45 +95,45 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    let notifyRatio = ratio("every todo's model ÷ changed todos' only")
-    let notifyAll = microseconds("notify, a model per todo")
-    let notifyChanged = microseconds("notify, models on changed todos")
-    Benchmark(
-        "Notify, 1% of \(k) todos changed: a model per todo vs models on the changed ones",
-        configuration: configuration([notifyRatio, notifyAll, notifyChanged, modelsCalled])
-    ) { benchmark in
-        for _ in benchmark.scaledIterations {
-            round += 1
-            let r = try await Models.shared(first: first, changed1: changed1, todos: todos).refetch(
-                changed1, models: .every, against: .changed, aFirst: round % 2 == 0)
-            benchmark.measurement(notifyRatio, Int((1000 * r.a.notify / r.b.notify).rounded()))
-            benchmark.measurement(notifyAll, Int(r.a.notify * 1e6))
-            benchmark.measurement(notifyChanged, Int(r.b.notify * 1e6))
-            benchmark.measurement(modelsCalled, r.a.called)
-        }
-    }
-
-    for (name, response) in [("10% changed", changed10), ("identical", first)] {
-        let refetchRatio = ratio("\(k) models ÷ none")
-        let withModels = microseconds("refetch, \(k) models")
-        let withNone = microseconds("refetch, no models")
-        Benchmark(
-            "Refetch \(k) todos, \(name), end to end: a model per todo vs none",
-            configuration: configuration([refetchRatio, withModels, withNone, modelsCalled])
-        ) { benchmark in
+    /// The benchmark `name`: `response` refetched into the environment with a model on every todo
+    /// against the one with models `b`, the ratio of the two sides' `timed` seconds (the
+    /// notification work or the whole refetch), both sides' times and the models called. With
+    /// `noModelCalled`, a refetch that calls a model fails the benchmark.
+    func everyModel(
+        _ name: String, response: [UInt8], against b: Models.ModelSet, ratio ratioName: String,
+        times: (every: String, other: String),
+        timed: @escaping ((notify: Double, total: Double, called: Int)) -> Double,
+        noModelCalled: Bool = false
+    ) {
+        let sidesRatio = ratio(ratioName)
+        let everyTime = microseconds(times.every)
+        let otherTime = microseconds(times.other)
+        Benchmark(name, configuration: configuration([sidesRatio, everyTime, otherTime, modelsCalled])) { benchmark in
             for _ in benchmark.scaledIterations {
                 round += 1
                 let r = try await Models.shared(first: first, changed1: changed1, todos: todos).refetch(
-                    response, models: .every, against: .none, aFirst: round % 2 == 0)
-                if name == "identical" && r.a.called != 0 {
+                    response, models: .every, against: b, aFirst: round % 2 == 0)
+                if noModelCalled && r.a.called != 0 {
                     throw RelayArenaError(code: .misuse, message: "an identical refetch called \(r.a.called) models")
                 }
-                benchmark.measurement(refetchRatio, Int((1000 * r.a.total / r.b.total).rounded()))
-                benchmark.measurement(withModels, Int(r.a.total * 1e6))
-                benchmark.measurement(withNone, Int(r.b.total * 1e6))
+                let (every, other) = (timed(r.a), timed(r.b))
+                benchmark.measurement(sidesRatio, Int((1000 * every / other).rounded()))
+                benchmark.measurement(everyTime, Int(every * 1e6))
+                benchmark.measurement(otherTime, Int(other * 1e6))
                 benchmark.measurement(modelsCalled, r.a.called)
             }
         }
+    }
+
+    everyModel(
+        "Notify, 1% of \(k) todos changed: a model per todo vs models on the changed ones", response: changed1,
+        against: .changed, ratio: "every todo's model ÷ changed todos' only",
+        times: ("notify, a model per todo", "notify, models on changed todos"), timed: { $0.notify })
+    for (name, response) in [("10% changed", changed10), ("identical", first)] {
+        everyModel(
+            "Refetch \(k) todos, \(name), end to end: a model per todo vs none", response: response, against: .none,
+            ratio: "\(k) models ÷ none", times: ("refetch, \(k) models", "refetch, no models"), timed: { $0.total },
+            noModelCalled: name == "identical")
     }
 }
 
