@@ -9,7 +9,11 @@
 // - the records of a 100k-todo store written out and loaded back, vs a SQLite normalized cache as
 //   Apollo iOS keeps one (GRDB: one row a record, `key TEXT PRIMARY KEY, record BLOB` holding
 //   the record's fields as JSON; a temp file, SQLite's default rollback journal, synchronous=FULL,
-//   so its commit is as durable as RelayArena's write + fsync).
+//   so its commit is as durable as RelayArena's write + fsync);
+// - a 1M-todo store as a snapshot: open + verify + a first read vs the ingest of its JSON
+//   (normalize + publish into an empty store), the write (temporary file, fsync, rename) vs
+//   `write` + `fsync` of as many bytes in the same directory, and the first write into the opened
+//   store (it copies the whole arena out of the mapping) vs the same ingest.
 // Ratios are ×1000 (1000 = as fast, or as large); times in ms, sizes in kB.
 import Benchmark
 import Foundation
@@ -302,9 +306,99 @@ func registerSQLite() {
     }
 }
 
+// MARK: Snapshots
+
+/// Writes `bytes` to the file at `path` (created or truncated) with `write`, then `fsync`s it.
+func writeAndSync(_ bytes: [UInt8], to path: String) throws {
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    guard fd >= 0 else { throw RelayArenaError(code: .io, message: "cannot open \(path)") }
+    defer { close(fd) }
+    try bytes.withUnsafeBytes { b in
+        var done = 0
+        while done < b.count {
+            let n = write(fd, b.baseAddress! + done, b.count - done)
+            guard n > 0 else { throw RelayArenaError(code: .io, message: "cannot write \(path)") }
+            done += n
+        }
+    }
+    guard fsync(fd) == 0 else { throw RelayArenaError(code: .io, message: "cannot fsync \(path)") }
+}
+
+/// Opens the snapshot at `path` and reads Todo:1's text through it (the open a cold start pays
+/// before its first screen); the text's length.
+func openAndRead(_ path: String) throws -> (store: RecordStore, textBytes: Int) {
+    let store = try RecordStore(snapshotAt: path)
+    let textBytes = store.withSnapshot { s -> Int? in
+        guard case .record(let todo) = s.record("VG9kbzox"), case .string(let text)? = s.field(todo, "text") else {
+            return nil
+        }
+        return text.count
+    }
+    guard let textBytes else {
+        throw RelayArenaError(code: .misuse, message: "the opened snapshot has no text for Todo:1")
+    }
+    return (store, textBytes)
+}
+
+func registerSnapshots() {
+    let todos = 1_000_000
+    let snapshotMetrics = [
+        "snapshot open + first read / ingest", "snapshot write / write + fsync of as many bytes",
+        "first write into the opened store / ingest",
+    ]
+    Benchmark(
+        "Snapshot of a \(todos / 1_000_000)M-todo store: open + first read and first write vs its ingest, write vs write + fsync",
+        configuration: configuration(
+            snapshotMetrics.map(ratio) + [
+                milliseconds("ingest"), milliseconds("snapshot open + first read"), milliseconds("snapshot write"),
+                milliseconds("write + fsync"), milliseconds("first write (copy)"), count("snapshot kB"),
+                count("JSON kB"),
+            ], maxIterations: 5)
+    ) { benchmark in
+        let response = TodoListWorkload(todos: todos).response()
+        let plan = try TodoListSetup.plan(todos: todos)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "relay-arena-lifecycle-snapshot-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let snapshotPath = directory.appendingPathComponent("store.snapshot").path
+        let plainPath = directory.appendingPathComponent("plain.bin").path
+        let empty = RecordStore()
+        for _ in benchmark.scaledIterations {
+            let store = RecordStore()
+            let (_, ingest) = try timed { try store.commit(response: response, plan: plan) }
+
+            // Both writes make a new file in the same directory (the last iteration's removed
+            // first, untimed); the plain one writes the snapshot's own bytes.
+            for path in [snapshotPath, plainPath] { try? FileManager.default.removeItem(atPath: path) }
+            let (_, write) = try timed { try store.writeSnapshot(to: snapshotPath) }
+            let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: snapshotPath)))
+            let (_, plainWrite) = try timed { try writeAndSync(bytes, to: plainPath) }
+
+            // The file is in the page cache, as the ingest's JSON is in memory.
+            let (opened, open) = try timed { try openAndRead(snapshotPath) }
+            precondition(opened.store.recordCount == store.recordCount && opened.textBytes > 0)
+            // A publish that changes nothing: the first write copies the mapped arrays out.
+            let (_, firstWrite) = try timed { try opened.store.publish(contentsOf: empty) }
+
+            benchmark.record(ratio(snapshotMetrics[0]), open, over: ingest)
+            benchmark.record(ratio(snapshotMetrics[1]), write, over: plainWrite)
+            benchmark.record(ratio(snapshotMetrics[2]), firstWrite, over: ingest)
+            benchmark.record(milliseconds("ingest"), nanoseconds: ingest)
+            benchmark.record(milliseconds("snapshot open + first read"), nanoseconds: open)
+            benchmark.record(milliseconds("snapshot write"), nanoseconds: write)
+            benchmark.record(milliseconds("write + fsync"), nanoseconds: plainWrite)
+            benchmark.record(milliseconds("first write (copy)"), nanoseconds: firstWrite)
+            benchmark.measurement(count("snapshot kB"), bytes.count / 1000)
+            benchmark.measurement(count("JSON kB"), response.count / 1000)
+        }
+    }
+}
+
 let benchmarks: @Sendable () -> Void = {
     registerCollection()
     registerRefetches()
     registerBatchIngest()
     registerSQLite()
+    registerSnapshots()
 }
