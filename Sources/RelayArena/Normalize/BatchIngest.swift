@@ -71,6 +71,10 @@ extension RecordStore {
         let jobs = max(1, jobs)
         var report = IngestReport()
         var iterator = responses.makeIterator()
+        // The normalizing runs on threads of its own, not on the tasks' cooperative pool: that
+        // pool has one thread a core for the whole process, and a caller (a test harness, an
+        // app) blocking one of them would leave `jobs` workers sharing what is left.
+        let workers = DispatchQueue(label: "RelayArena.ingest", qos: .userInitiated, attributes: .concurrent)
         try await withThrowingTaskGroup(of: (Int, IngestResponse, Result<NormalizedPayload, RelayArenaError>).self) {
             group in
             var started = 0
@@ -81,7 +85,15 @@ extension RecordStore {
                 let index = started
                 started += 1
                 group.addTask {
-                    (index, response, Self.normalize(response, plan: plan, rootID: rootID, limits: limits))
+                    await withCheckedContinuation { done in
+                        workers.async {
+                            done.resume(
+                                returning: (
+                                    index, response,
+                                    Self.normalize(response, plan: plan, rootID: rootID, limits: limits)
+                                ))
+                        }
+                    }
                 }
                 return true
             }
