@@ -48,6 +48,8 @@ public final class StoreSubscriptions {
         var absent: [String]
         /// The notification that last called it.
         var calledInRound = 0
+        /// What its next re-read and change touch besides the entry (see `Hints`).
+        fileprivate var hints = Hints()
 
         init(
             id: Int, selector: ReadSelector, snapshot: ReadResult, subscriber: any StoreSubscriber,
@@ -60,13 +62,13 @@ public final class StoreSubscriptions {
             changeAddress = subscriber.changeAddress
             self.symbols = symbols
             self.absent = absent
+            hints = Hints(self)
         }
     }
 
     public let store: RecordStore
-    /// By subscription number (numbers are never reused; an ended one's entry is nil), each
-    /// entry beside the addresses its re-read touches, so that finding both is one access.
-    private var entries: [Slot] = []
+    /// By subscription number (numbers are never reused; an ended one is nil).
+    private var entries: [Entry?] = []
     private var live = 0
     /// Store symbol of a seen record → the first subscription that saw it, or -1 (symbols are
     /// dense small integers, so a flat array: one cache line to find a record's subscriber, not an
@@ -113,15 +115,15 @@ public final class StoreSubscriptions {
                 id: id, selector: selector, snapshot: snapshot, subscriber: subscriber, symbols: symbols,
                 absent: absent)
         }
-        entries.append(Slot(entry))
+        entries.append(entry)
         live += 1
         index(id, entry)
         return (entry.snapshot, SubscriptionID(raw: id))
     }
 
     public func unsubscribe(_ id: SubscriptionID) {
-        guard id.raw >= 0, id.raw < entries.count, let entry = entries[id.raw].entry else { return }
-        entries[id.raw] = Slot()
+        guard id.raw >= 0, id.raw < entries.count, let entry = entries[id.raw] else { return }
+        entries[id.raw] = nil
         live -= 1
         if notifying > 0 { endedWhileNotifying.insert(id.raw) }
         stalled.remove(id.raw)
@@ -133,27 +135,27 @@ public final class StoreSubscriptions {
     /// re-reads it with the new selector whatever that publish updated, and calls it if its data
     /// changed (relay's re-render with the new fragment reference).
     public func repoint(_ id: SubscriptionID, to selector: ReadSelector) {
-        guard id.raw >= 0, id.raw < entries.count, let entry = entries[id.raw].entry else { return }
+        guard id.raw >= 0, id.raw < entries.count, let entry = entries[id.raw] else { return }
         entry.selector = selector
         stalled.insert(id.raw)
     }
 
     /// The selector a subscription reads now.
     public func selector(_ id: SubscriptionID) -> ReadSelector? {
-        id.raw >= 0 && id.raw < entries.count ? entries[id.raw].entry?.selector : nil
+        id.raw >= 0 && id.raw < entries.count ? entries[id.raw]?.selector : nil
     }
 
     /// Every record a live subscription saw (what a collection keeps besides its roots, so that
     /// a model on screen never reads its data half collected).
     public var seenRecords: Set<String> {
         var seen: Set<String> = []
-        for case let entry? in entries.lazy.map(\.entry) { seen.formUnion(entry.snapshot.seenRecords) }
+        for case let entry? in entries { seen.formUnion(entry.snapshot.seenRecords) }
         return seen
     }
 
     /// The latest snapshot of a subscription.
     public func snapshot(_ id: SubscriptionID) -> ReadResult? {
-        id.raw >= 0 && id.raw < entries.count ? entries[id.raw].entry?.snapshot : nil
+        id.raw >= 0 && id.raw < entries.count ? entries[id.raw]?.snapshot : nil
     }
 
     /// After a publish: re-reads each subscription that saw one of `updated` (or a record that was
@@ -185,7 +187,7 @@ public final class StoreSubscriptions {
         var changed: [(entry: Entry, subscriber: any StoreSubscriber, snapshot: ReadResult)] = []
         store.withSnapshot { s in
             for id in order {
-                guard let entry = entries[id].entry else { continue }
+                guard let entry = entries[id] else { continue }
                 let next = entry.selector.read(s)
                 let dataChanged = next.data != entry.snapshot.data
                 if next.seenRecords != entry.snapshot.seenRecords {
@@ -195,7 +197,7 @@ public final class StoreSubscriptions {
                 }
                 // Replaced even when equal (relay keeps the newest snapshot: isMissingData may differ).
                 entry.snapshot = next
-                entries[id].hints = Hints(entry)
+                entry.hints = Hints(entry)
                 if dataChanged { changed.append((entry, entry.subscriber, next)) }
             }
         }
@@ -271,19 +273,27 @@ public final class StoreSubscriptions {
     /// first touched, one after another, is most of what re-reading a thousand subscriptions of
     /// a hundred thousand costs over a thousand of a thousand.
     private func prefetch(_ ids: [Int]) {
-        entries.withUnsafeBufferPointer { slots in
+        guard MemoryLayout<Entry?>.size == MemoryLayout<UInt>.size else { return }
+        entries.withUnsafeBytes { raw in
+            func entry(_ id: Int) -> UnsafeRawPointer? {
+                UnsafeRawPointer(bitPattern: raw.load(fromByteOffset: id * MemoryLayout<Entry?>.stride, as: UInt.self))
+            }
+            // The entries first (the array is small enough to stay cached), then, as they
+            // arrive, what each one's hints point at: mostly the same few pages, allocated
+            // together when its model was made.
             for id in ids {
-                withUnsafeBytes(of: slots[id].hints) { raw in
+                let p = entry(id)
+                for line in 0..<4 { ra_prefetch(p.map { $0 + line * 64 }) }
+            }
+            for id in ids {
+                guard let p = entry(id) else { continue }
+                let hints = Unmanaged<Entry>.fromOpaque(p)._withUnsafeGuaranteedRef { $0.hints }
+                withUnsafeBytes(of: hints.addresses) { raw in
                     for i in 0..<Hints.count {
-                        // Two lines from each: an object's header and what follows it; four
-                        // from the first, the entry.
+                        // Two lines from each: an object's header and what follows it.
                         let p = UnsafeRawPointer(bitPattern: raw.load(fromByteOffset: i * 8, as: UInt.self))
                         ra_prefetch(p)
                         ra_prefetch(p.map { $0 + 64 })
-                        if i == 0 {
-                            ra_prefetch(p.map { $0 + 128 })
-                            ra_prefetch(p.map { $0 + 192 })
-                        }
                     }
                 }
             }
@@ -297,7 +307,7 @@ public final class StoreSubscriptions {
         byAbsentID.removeAll()
         store.withSnapshot { s in
             for id in entries.indices {
-                guard let entry = entries[id].entry else { continue }
+                guard let entry = entries[id] else { continue }
                 (entry.symbols, entry.absent) = Self.resolve(entry.snapshot.seenRecords, s)
                 index(id, entry)
             }
@@ -305,25 +315,14 @@ public final class StoreSubscriptions {
     }
 }
 
-/// A subscription's entry and its hints: 64 bytes, one random access for both.
-private struct Slot {
-    var entry: StoreSubscriptions.Entry?
-    var hints: Hints
-
-    init(_ entry: StoreSubscriptions.Entry? = nil) {
-        self.entry = entry
-        hints = entry.map(Hints.init) ?? Hints()
-    }
-}
-
-/// The addresses one subscription's re-read and change touch, flat beside the entries so that a
-/// notification can ask for all of them before touching any: the entry (first), the
-/// subscriber and its change address, the storage of the record ID it reads (hashed to find the
-/// record) and of its last data and seen records (compared with the new read, then released).
+/// The addresses one subscription's re-read and change touch besides its entry, kept in the entry
+/// so that a notification can ask for all of them before touching any: the subscriber and its
+/// change address, the storage of the record ID it reads (hashed to find the record) and of its
+/// last data and seen records (compared with the new read, then released).
 /// Only ever prefetched, never dereferenced: an address that went stale costs a wasted fetch.
 private struct Hints {
-    static let count = 7
-    var addresses: (UInt, UInt, UInt, UInt, UInt, UInt, UInt) = (0, 0, 0, 0, 0, 0, 0)
+    static let count = 6
+    var addresses: (UInt, UInt, UInt, UInt, UInt, UInt) = (0, 0, 0, 0, 0, 0)
 
     init() {}
 
@@ -346,7 +345,6 @@ private struct Hints {
                 add(UnsafeRawPointer($0.baseAddress).map { $0 - header })
             }
         }
-        add(UnsafeRawPointer(Unmanaged.passUnretained(entry).toOpaque()))
         add(UnsafeRawPointer(Unmanaged.passUnretained(entry.subscriber as AnyObject).toOpaque()))
         add(entry.changeAddress)
         add(entry.selector.dataID)
