@@ -56,7 +56,7 @@ public struct IngestError: Error, CustomStringConvertible, Sendable {
 
 extension RecordStore {
     /// Normalizes `responses` for `plan` on up to `jobs` threads and publishes them in their
-    /// order (a store holding only its root takes the first payload's arena, as `commit` does).
+    /// order (with one job, on the caller's thread alone) (a store holding only its root takes the first payload's arena, as `commit` does).
     /// At most `2 × jobs` payloads wait at once, so memory follows the jobs, not the batch.
     ///
     /// A response that fails stops the batch with an `IngestError` naming it (the responses
@@ -70,6 +70,25 @@ extension RecordStore {
     ) async throws -> IngestReport {
         let jobs = max(1, jobs)
         var report = IngestReport()
+        func publishInTurn(_ response: IngestResponse, _ result: Result<NormalizedPayload, RelayArenaError>) throws {
+            switch result {
+            case .success(let payload):
+                _ = try publishConsuming(payload)
+                report.published += 1
+                report.bytes += response.byteCount
+            case .failure(let error):
+                guard keepGoing else { throw IngestError(response: response.place, error: error) }
+                report.skipped.append((response.place, error))
+            }
+            progress?(report)
+        }
+        if jobs == 1 {
+            // One job is one thread: normalize, publish, next (what a job count measures against).
+            for response in responses {
+                try publishInTurn(response, Self.normalize(response, plan: plan, rootID: rootID, limits: limits))
+            }
+            return report
+        }
         var iterator = responses.makeIterator()
         // The normalizing runs on threads of its own, not on the tasks' cooperative pool: that
         // pool has one thread a core for the whole process, and a caller (a test harness, an
@@ -104,19 +123,10 @@ extension RecordStore {
                 // Publish every payload whose turn has come, in input order.
                 while let (response, result) = ready.removeValue(forKey: nextToPublish) {
                     nextToPublish += 1
-                    switch result {
-                    case .success(let payload):
-                        _ = try publishConsuming(payload)
-                        report.published += 1
-                        report.bytes += response.byteCount
-                    case .failure(let error):
-                        guard keepGoing else {
-                            group.cancelAll()
-                            throw IngestError(response: response.place, error: error)
-                        }
-                        report.skipped.append((response.place, error))
+                    do { try publishInTurn(response, result) } catch {
+                        group.cancelAll()
+                        throw error
                     }
-                    progress?(report)
                 }
                 // Keep the workers busy, with at most 2 × jobs payloads waiting their turn.
                 while more && started - nextToPublish < 2 * jobs && started - nextToPublish - ready.count < jobs {
