@@ -92,8 +92,12 @@ extension RecordStore {
         var iterator = responses.makeIterator()
         // The normalizing runs on threads of its own, not on the tasks' cooperative pool: that
         // pool has one thread a core for the whole process, and a caller (a test harness, an
-        // app) blocking one of them would leave `jobs` workers sharing what is left.
-        let workers = DispatchQueue(label: "RelayArena.ingest", qos: .userInitiated, attributes: .concurrent)
+        // app) blocking one of them would leave `jobs` workers sharing what is left. One serial
+        // queue a job, responses dealt in turn, each queue holding the next while it works: a
+        // worker finishing while the caller publishes goes straight on to its next response.
+        let workers = (0..<jobs).map {
+            DispatchQueue(label: "RelayArena.ingest.\($0)", qos: .userInitiated)
+        }
         try await withThrowingTaskGroup(of: (Int, IngestResponse, Result<NormalizedPayload, RelayArenaError>).self) {
             group in
             var started = 0
@@ -105,7 +109,7 @@ extension RecordStore {
                 started += 1
                 group.addTask {
                     await withCheckedContinuation { done in
-                        workers.async {
+                        workers[index % jobs].async {
                             done.resume(
                                 returning: (
                                     index, response,
@@ -117,7 +121,7 @@ extension RecordStore {
                 return true
             }
             var more = true
-            while more && started < jobs { more = startNext() }
+            while more && started < 2 * jobs { more = startNext() }
             while let (index, response, result) = try await group.next() {
                 ready[index] = (response, result)
                 // Publish every payload whose turn has come, in input order.
@@ -128,10 +132,8 @@ extension RecordStore {
                         throw error
                     }
                 }
-                // Keep the workers busy, with at most 2 × jobs payloads waiting their turn.
-                while more && started - nextToPublish < 2 * jobs && started - nextToPublish - ready.count < jobs {
-                    more = startNext()
-                }
+                // Keep the workers busy, with at most 2 × jobs responses started and not yet published.
+                while more && started - nextToPublish < 2 * jobs { more = startNext() }
             }
         }
         return report
