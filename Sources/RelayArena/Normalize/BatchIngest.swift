@@ -98,7 +98,7 @@ extension RecordStore {
         let workers = (0..<jobs).map {
             DispatchQueue(label: "RelayArena.ingest.\($0)", qos: .userInitiated)
         }
-        try await withThrowingTaskGroup(of: (Int, IngestResponse, Result<NormalizedPayload, RelayArenaError>).self) {
+        try await withThrowingTaskGroup(of: (Int, IngestResponse, Handoff).self) {
             group in
             var started = 0
             var nextToPublish = 0
@@ -108,22 +108,24 @@ extension RecordStore {
                 let index = started
                 started += 1
                 group.addTask {
+                    // The payload crosses from the worker's thread to the publishing task through
+                    // a lock: a hand-off every thread sanitizer understands.
+                    let handoff = Handoff()
                     await withCheckedContinuation { done in
                         workers[index % jobs].async {
-                            done.resume(
-                                returning: (
-                                    index, response,
-                                    Self.normalize(response, plan: plan, rootID: rootID, limits: limits)
-                                ))
+                            let result = Self.normalize(response, plan: plan, rootID: rootID, limits: limits)
+                            handoff.lock.withLock { handoff.result = result }
+                            done.resume()
                         }
                     }
+                    return (index, response, handoff)
                 }
                 return true
             }
             var more = true
             while more && started < 2 * jobs { more = startNext() }
-            while let (index, response, result) = try await group.next() {
-                ready[index] = (response, result)
+            while let (index, response, handoff) = try await group.next() {
+                ready[index] = (response, handoff.lock.withLock { handoff.result! })
                 // Publish every payload whose turn has come, in input order.
                 while let (response, result) = ready.removeValue(forKey: nextToPublish) {
                     nextToPublish += 1
@@ -137,6 +139,11 @@ extension RecordStore {
             }
         }
         return report
+    }
+
+    private final class Handoff: @unchecked Sendable {
+        let lock = NSLock()
+        var result: Result<NormalizedPayload, RelayArenaError>?
     }
 
     private static func normalize(
