@@ -64,43 +64,59 @@ static bool put_value(ra_buf *b, const ra_source *s, uint64_t v) {
     }
 }
 
-ra_status ra_source_export_json(const ra_source *s, uint8_t **out, size_t *out_len) {
-    ra_buf b = {0};
-    bool ok = put_str(&b, "{");
-    bool first = true;
-    uint32_t untyped = ra_untyped_type(s);  // (0: none; a live record's type is never 0)
-    // Records in their data IDs' order (one table holds both: a record is in its ID's entry).
-    for (uint32_t id = 1; ok && id < s->nsyms; id++) {
-        if (!ra_has_record(s, id)) continue;
-        const ra_record *r = &s->syms[id].rec;
-        ok = (first || put_str(&b, ",")) && put_sym(&b, s, id) && put_str(&b, ":");
-        first = false;
-        if (!ok) break;
-        if (!r->type) {
-            ok = put_str(&b, "null");
-            continue;
-        }
-        // A record with no type is written with no `__typename`, as relay has it.
-        ok = put_str(&b, "{\"__id\":") && put_sym(&b, s, id) &&
-             (r->type == untyped || (put_str(&b, ",\"__typename\":") && put_sym(&b, s, ra_rec_type(s, r))));
-        if (ok && r->self_id)
-            ok = put_str(&b, ",") && put_sym(&b, s, s->id_key) && put_str(&b, ":") &&
-                 put_value(&b, s, ra_make(RA_TAG_IDSTR, id));
-        for (uint32_t f = 0; ok && f < ra_rec_count(s, r); f++) {
-            uint64_t slot = ra_rec_slot(s, r, f);
-            ok = put_str(&b, ",") && put_sym(&b, s, ra_slot_key(slot)) && put_str(&b, ":") &&
-                 put_value(&b, s, ra_slot_value(slot));
-        }
-        ok = ok && put_str(&b, "}");
+// `"<id>":<record>`: the record at symbol `id` (which has one), a tombstone as null.
+static bool put_record(ra_buf *b, const ra_source *s, uint32_t id, uint32_t untyped) {
+    const ra_record *r = &s->syms[id].rec;
+    if (!(put_sym(b, s, id) && put_str(b, ":"))) return false;
+    if (!r->type) return put_str(b, "null");
+    // A record with no type is written with no `__typename`, as relay has it.
+    bool ok = put_str(b, "{\"__id\":") && put_sym(b, s, id) &&
+              (r->type == untyped || (put_str(b, ",\"__typename\":") && put_sym(b, s, ra_rec_type(s, r))));
+    if (ok && r->self_id)
+        ok = put_str(b, ",") && put_sym(b, s, s->id_key) && put_str(b, ":") && put_value(b, s, ra_make(RA_TAG_IDSTR, id));
+    for (uint32_t f = 0; ok && f < ra_rec_count(s, r); f++) {
+        uint64_t slot = ra_rec_slot(s, r, f);
+        ok = put_str(b, ",") && put_sym(b, s, ra_slot_key(slot)) && put_str(b, ":") && put_value(b, s, ra_slot_value(slot));
     }
-    ok = ok && put_str(&b, "}");
+    return ok && put_str(b, "}");
+}
+
+static ra_status finish(ra_buf *b, bool ok, uint8_t **out, size_t *out_len) {
+    ok = ok && put_str(b, "}");
     if (!ok) {
-        ra_buf_free(&b);
+        ra_buf_free(b);
         *out = NULL;
         *out_len = 0;
         return RA_ERR_NOMEM;
     }
-    *out = b.data;
-    *out_len = b.len;
+    *out = b->data;
+    *out_len = b->len;
     return RA_OK;
+}
+
+ra_status ra_source_export_json(const ra_source *s, uint8_t **out, size_t *out_len) {
+    ra_buf b = {0};
+    bool ok = put_str(&b, "{"), first = true;
+    uint32_t untyped = ra_untyped_type(s);  // (0: none; a live record's type is never 0)
+    // Records in their data IDs' order (one table holds both: a record is in its ID's entry).
+    for (uint32_t id = 1; ok && id < s->nsyms; id++) {
+        if (!ra_has_record(s, id)) continue;
+        ok = (first || put_str(&b, ",")) && put_record(&b, s, id, untyped);
+        first = false;
+    }
+    return finish(&b, ok, out, out_len);
+}
+
+ra_status ra_source_export_records_json(const ra_source *s, const uint32_t *syms, uint32_t n, uint8_t **out,
+                                        size_t *out_len) {
+    ra_buf b = {0};
+    bool ok = put_str(&b, "{"), first = true;
+    uint32_t untyped = ra_untyped_type(s);
+    for (uint32_t i = 0; ok && i < n; i++) {
+        uint32_t id = syms[i];
+        if (id == 0 || id >= s->nsyms || !ra_has_record(s, id)) continue;
+        ok = (first || put_str(&b, ",")) && put_record(&b, s, id, untyped);
+        first = false;
+    }
+    return finish(&b, ok, out, out_len);
 }

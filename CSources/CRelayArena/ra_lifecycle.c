@@ -48,6 +48,19 @@ ra_status ra_source_remove_unmarked(ra_source *s, const uint64_t *marked, uint32
     return RA_OK;
 }
 
+ra_status ra_source_remove_records(ra_source *s, const uint32_t *syms, uint32_t n) {
+    if (s->nrecs == 0) return RA_OK;
+    if (!ra_source_make_writable(s)) return RA_ERR_NOMEM;  // a snapshot's arrays are read-only
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t i = syms[k];
+        if (i == 0 || i >= s->nsyms || !ra_has_record(s, i)) continue;
+        if (s->tail == i + 1) s->tail = 0;  // (as in ra_source_remove_unmarked)
+        s->syms[i].rec = (ra_record){.fields = RA_NO_RECORD};
+        s->nrecs--;
+    }
+    return RA_OK;
+}
+
 void ra_source_live_bytes(const ra_source *s, uint64_t *vals_bytes, uint64_t *heap_bytes) {
     uint64_t vals = 0, heap = 0;
     for (uint32_t i = 1; i < s->nsyms; i++) {

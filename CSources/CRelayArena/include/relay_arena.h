@@ -146,6 +146,11 @@ uint32_t *_Nullable ra_source_take_updated(ra_source *store, uint32_t *count);
 /// store unchanged.
 ra_status ra_source_remove_unmarked(ra_source *src, const uint64_t *marked, uint32_t marked_words,
                                     uint32_t *_Nullable *_Nonnull removed, uint32_t *nremoved);
+/// Removes the records of `syms` (a symbol with none, or out of range, is skipped): their data IDs
+/// become unknown and their values garbage, as a sweep leaves them. What an optimistic update's
+/// rollback does before it publishes the records as they were. RA_ERR_NOMEM (a snapshot's arrays
+/// copied out first) leaves the store unchanged.
+ra_status ra_source_remove_records(ra_source *src, const uint32_t *_Nullable syms, uint32_t n);
 /// The bytes of values and heap values that records hold (what compaction keeps of `vals` and
 /// the heap).
 void ra_source_live_bytes(const ra_source *src, uint64_t *vals_bytes, uint64_t *heap_bytes);
@@ -160,6 +165,10 @@ uint32_t ra_source_symbol_bound(const ra_source *src);
 
 /// relay RecordSource.toJSON() text of the whole source. The caller frees `*out` with ra_free.
 ra_status ra_source_export_json(const ra_source *src, uint8_t *_Nullable *_Nonnull out, size_t *out_len);
+/// The same for the records of `syms` alone, in that order (symbols with no record are skipped):
+/// what an optimistic update keeps to roll back to.
+ra_status ra_source_export_records_json(const ra_source *src, const uint32_t *_Nullable syms, uint32_t n,
+                                        uint8_t *_Nullable *_Nonnull out, size_t *out_len);
 /// Builds a source from relay toJSON text. NULL on error (err filled).
 ra_source *_Nullable ra_source_import_json(const uint8_t *_Nullable bytes, size_t len, uint32_t max_depth,
                                            ra_error *err);

@@ -79,6 +79,21 @@ struct SnapshotReader {
         return decode(ra_source_record_field(raw, index, key))
     }
 
+    /// The storage-key symbols of a record's fields, in its order (its own `id` aside).
+    func fieldKeys(_ index: UInt32) -> [UInt32] {
+        token.check()
+        var idSym: UInt32 = 0
+        var typeSym: UInt32 = 0
+        var count: UInt32 = 0
+        guard ra_source_record_at(raw, index, &idSym, &typeSym, &count) != 0 else { return [] }
+        return (0..<count).map { i in
+            var key: UInt32 = 0
+            var value: UInt64 = 0
+            ra_source_record_field_at(raw, index, i, &key, &value)
+            return key
+        }
+    }
+
     /// The `i`th data ID symbol of a link list value (0 for a null entry).
     func link(_ value: UInt64, at i: Int) -> UInt32 {
         token.check()

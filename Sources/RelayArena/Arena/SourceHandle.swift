@@ -134,6 +134,54 @@ struct SourceHandle {
         return UpdatedSymbols(base: removed, count: Int(count))
     }
 
+    /// The symbol of `text`, 0 when never interned (caller holds the lock when shared).
+    func findSymbol(_ text: String) -> UInt32 {
+        var text = text
+        return text.withUTF8 { t in
+            t.withMemoryRebound(to: CChar.self) { c in
+                guard let base = c.baseAddress else { return ra_source_find_symbol(raw, "", 0) }
+                return ra_source_find_symbol(raw, base, c.count)
+            }
+        }
+    }
+
+    /// The data IDs of every record (and tombstone), in data-ID order.
+    func recordIDs() -> [String] {
+        var ids: [String] = []
+        let bound = ra_source_symbol_bound(raw)
+        var symbol: UInt32 = 1
+        while symbol < bound {
+            var id: UInt32 = 0
+            var type: UInt32 = 0
+            var count: UInt32 = 0
+            if ra_source_record_at(raw, symbol, &id, &type, &count) != 0 { ids.append(symbolString(id)) }
+            symbol += 1
+        }
+        return ids
+    }
+
+    /// Removes the records of `symbols` (their IDs become unknown, their values garbage).
+    func removeRecords(_ symbols: [UInt32]) throws {
+        let status = symbols.withUnsafeBufferPointer { ra_source_remove_records(raw, $0.baseAddress, UInt32($0.count)) }
+        guard status == RA_OK else {
+            throw RelayArenaError(code: .outOfMemory, message: "out of memory removing records")
+        }
+    }
+
+    /// relay toJSON text of the records of `symbols` alone (caller holds the lock when shared).
+    func exportJSON(records symbols: [UInt32]) throws -> [UInt8] {
+        var out: UnsafeMutablePointer<UInt8>? = nil
+        var len = 0
+        let status = symbols.withUnsafeBufferPointer {
+            ra_source_export_records_json(raw, $0.baseAddress, UInt32($0.count), &out, &len)
+        }
+        guard status == RA_OK, let out else {
+            throw RelayArenaError(code: .outOfMemory, message: "out of memory copying records")
+        }
+        defer { ra_free(out) }
+        return Array(UnsafeBufferPointer(start: out, count: len))
+    }
+
     /// Bytes of the values array and the heap as they are, garbage included.
     var arrayBytes: (vals: Int, heap: Int) {
         var vals: UInt64 = 0

@@ -53,6 +53,13 @@ public final class Environment {
     }
     private var inFlight: [GraphQLRequest: Flight] = [:]
 
+    /// The optimistic updates applied, in order, and the records they touched as they were
+    /// before them (PublishQueue.swift).
+    var appliedUpdates: [OptimisticUpdate] = []
+    var optimisticBackup = RecordBackup()
+    /// Holds collection while any optimistic update is applied.
+    var optimisticHold: Disposable?
+
     public init(
         network: any Network, store: RecordStore = RecordStore(), requestOptions: RequestOptions = .init(),
         limits: NormalizationLimits = .init(), roots: OperationRoots = OperationRoots()
@@ -178,6 +185,13 @@ public final class Environment {
     /// reaches it and was written before is `.stale` to `check` until written again. Changes no
     /// data a reader sees. An unknown or deleted record is left alone.
     public func invalidateRecord(_ dataID: String) throws {
+        if !appliedUpdates.isEmpty {
+            let update = OptimisticUpdate(payload: nil, selector: nil) { proxy, _ in
+                proxy.get(dataID)?.invalidateRecord()
+            }
+            try run(commit: Commit(update: update))
+            return
+        }
         try store.invalidate(records: [dataID], epoch: roots.nextWriteEpoch)
         subscriptions.notify(.none(in: store))
         roots.didNotify()
@@ -253,6 +267,8 @@ public final class Environment {
     /// (relay's `publish` then `notify(sourceOperation)`).
     @discardableResult
     public func publish(_ payload: NormalizedPayload, source: GraphQLRequest? = nil) throws -> UpdatedRecordIDs {
+        // Under optimistic updates, through the queue: rolled back, committed, applied again.
+        if !appliedUpdates.isEmpty { return try run(commit: Commit(payload: payload, source: source)) }
         let updated = try store.publishConsuming(payload)
         subscriptions.notify(updated)
         roots.didNotify(source: source.map { ($0.operation, $0.variables) })
@@ -263,26 +279,59 @@ public final class Environment {
 
     private var nextClientID = 0
 
-    /// Sends a mutation (relay's `commitMutation`, without optimistic updates): its response is
-    /// normalized under a fresh root of its own (`client:local:N`, as relay roots each mutation),
-    /// published, and the mutation's own selection is read from that root. Never joined with
-    /// another request. Fails as `execute` does, publishing nothing.
-    public func commitMutation(_ operation: OperationArtifact, variables: Variables = [:]) async throws -> ReadResult {
+    /// Sends a mutation (relay's `commitMutation`): its response is normalized under a fresh root
+    /// of its own (`client:local:N`, as relay roots each mutation), committed with `updater`
+    /// (which reads the mutation's data from the response), and the mutation's own selection is
+    /// read from that root. Never joined with another request.
+    ///
+    /// `optimisticResponse` (the mutation's `data`, as the server would send it) and
+    /// `optimisticUpdater` are applied at once, before the request is sent, and rolled back in the
+    /// same publish as the response (or when it fails); the other optimistic updates applied stay
+    /// applied over it. A failure throws as `execute` does: the optimistic update is rolled back
+    /// and nothing else is published. An optimistic response that does not fit the mutation throws
+    /// before anything is sent.
+    public func commitMutation(
+        _ operation: OperationArtifact, variables: Variables = [:], optimisticResponse: JSONValue? = nil,
+        optimisticUpdater: StoreUpdater? = nil, updater: SelectorStoreUpdater? = nil
+    ) async throws -> ReadResult {
         let request = GraphQLRequest(operation: operation, variables: variables)
         nextClientID += 1
         let rootID = "client:local:\(nextClientID)"
-        let payload = try await Self.receive(
-            request, network: network, options: requestOptions, limits: limits, rootID: rootID)
-        try publish(payload, source: request)
         let selector = ReadSelector(
             node: .operation(operation), dataID: rootID, variables: request.variables,
             owner: FragmentOwner(operation: operation, variables: request.variables))
+        var optimistic: OptimisticUpdate?
+        if let optimisticResponse {
+            var selectorUpdater: SelectorStoreUpdater?
+            if let optimisticUpdater { selectorUpdater = { proxy, _ in try optimisticUpdater(proxy) } }
+            let text = "{\"data\":" + optimisticResponse.jsonText + "}"
+            optimistic = try applyOptimistic(
+                operation, variables: variables, response: Array(text.utf8), rootID: rootID, updater: selectorUpdater)
+        } else if let optimisticUpdater {
+            optimistic = try applyUpdate(optimisticUpdater)
+        }
+        do {
+            let payload = try await Self.receive(
+                request, network: network, options: requestOptions, limits: limits, rootID: rootID)
+            let update = updater.map { OptimisticUpdate(payload: payload, selector: selector, updater: $0) }
+            try run(
+                commit: Commit(payload: payload, update: update, source: request),
+                reverting: optimistic.map { [$0] } ?? [])
+        } catch {
+            if let optimistic { revert(optimistic) }
+            throw error
+        }
         return selector.read(store)
     }
 
     /// The same for a generated mutation.
-    public func commitMutation<O: GraphQLOperation>(_ operation: O) async throws -> ReadResult {
-        try await commitMutation(O.artifact, variables: operation.variables.asJSON)
+    public func commitMutation<O: GraphQLOperation>(
+        _ operation: O, optimisticResponse: JSONValue? = nil, optimisticUpdater: StoreUpdater? = nil,
+        updater: SelectorStoreUpdater? = nil
+    ) async throws -> ReadResult {
+        try await commitMutation(
+            O.artifact, variables: operation.variables.asJSON, optimisticResponse: optimisticResponse,
+            optimisticUpdater: optimisticUpdater, updater: updater)
     }
 
     // MARK: Subscribing

@@ -9,6 +9,35 @@ extension JSONValue {
         return out
     }
 
+    /// JSON text with object members in their order (a response, as given).
+    public var jsonText: String {
+        var out = ""
+        write(into: &out)
+        return out
+    }
+
+    func write(into out: inout String) {
+        switch self {
+        case .array(let items):
+            out += "["
+            for (i, item) in items.enumerated() {
+                if i > 0 { out += "," }
+                item.write(into: &out)
+            }
+            out += "]"
+        case .object(let members):
+            out += "{"
+            for (i, m) in members.enumerated() {
+                if i > 0 { out += "," }
+                JSONString.escape(m.key, into: &out)
+                out += ":"
+                m.value.write(into: &out)
+            }
+            out += "}"
+        default: writeStable(into: &out)
+        }
+    }
+
     func writeStable(into out: inout String) {
         switch self {
         case .null: out += "null"

@@ -44,6 +44,11 @@ public struct StoreSnapshot {
         reader.field(record.index, key.raw)
     }
 
+    /// The storage keys of a record's fields, in its order.
+    func fieldKeys(_ record: RecordRef) -> [String] {
+        reader.fieldKeys(record.index).map { text(StoreSymbol(raw: $0)).string }
+    }
+
     public func field(_ record: RecordRef, _ key: String) -> FieldValue? {
         guard let k = symbol(key) else { return nil }
         return field(record, k)

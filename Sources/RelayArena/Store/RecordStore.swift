@@ -233,6 +233,13 @@ public final class RecordStore: @unchecked Sendable {
         }
     }
 
+    /// After a write made outside `publish` (the write lock held): counts it, and compacts past
+    /// the threshold.
+    func didWrite() {
+        writes &+= 1
+        compactIfPastThreshold()
+    }
+
     /// Changes when symbols held from an earlier snapshot may name other things now.
     var symbolNumbering: Int { source.withReadLock { numbering } }
 

@@ -1,0 +1,220 @@
+// relay's publish queue (RelayPublishQueue.run): optimistic updates over the store, rolled back
+// and re-applied when the server answers. A layer is written into the store itself, and the
+// records it touched are kept as they were before the first layer (RecordBackup); a rebase puts
+// them back, commits what the server sent, and applies the layers still pending again, in their
+// order (relay-runtime's behaviour; Relay.swift drops them). Everything a run changes is
+// notified once, after it.
+
+/// An updater: reads and writes records through the proxy.
+public typealias StoreUpdater = @MainActor (RecordSourceProxy) throws -> Void
+/// A mutation's updater: also gets the mutation's data, read from its response.
+public typealias SelectorStoreUpdater = @MainActor (RecordSourceProxy, ReadResult) throws -> Void
+
+/// An optimistic update applied to an environment's store (relay's `OptimisticUpdate`): a
+/// response for an operation and its updater, or an updater alone. Revert it with
+/// `Environment.revert(_:)`.
+@MainActor
+public final class OptimisticUpdate {
+    let payload: NormalizedPayload?
+    let selector: ReadSelector?
+    let updater: SelectorStoreUpdater?
+    /// The payload as a store of its own, for the updater's reads (made when first needed).
+    private var payloadStore: RecordStore?
+
+    init(payload: NormalizedPayload?, selector: ReadSelector?, updater: SelectorStoreUpdater?) {
+        self.payload = payload
+        self.selector = selector
+        self.updater = updater
+    }
+
+    /// Runs the updater (if any) over `store` with the payload read first; the proxy's writes.
+    func writes(over store: RecordStore) throws -> RecordSourceProxy? {
+        guard let updater else { return nil }
+        if payloadStore == nil, let payload {
+            payloadStore = try RecordStore(relayJSON: payload.relayJSON())
+        }
+        let proxy = RecordSourceProxy(store: store, payload: payloadStore, selector: selector)
+        let data = selector.flatMap { s in payloadStore.map { s.read($0) } } ?? ReadResult.empty
+        try updater(proxy, data)
+        return proxy
+    }
+}
+
+extension ReadResult {
+    static let empty = ReadResult(data: nil, isMissingData: false, seenRecords: [])
+}
+
+/// What a run commits to the base, under the optimistic updates.
+struct Commit {
+    var payload: NormalizedPayload?
+    var update: OptimisticUpdate?
+    var source: GraphQLRequest?
+}
+
+extension Environment {
+    // MARK: Optimistic updates
+
+    /// Applies `response` — a GraphQL response `{"data": …}` for `operation` — as an optimistic
+    /// update (relay's `applyMutation` with an optimistic response), with `updater` run after it;
+    /// subscribers see it at once. A response that does not fit the operation, or an updater that
+    /// throws, is an error and applies nothing.
+    @discardableResult
+    public func applyOptimistic(
+        _ operation: OperationArtifact, variables: Variables = [:], response: some Collection<UInt8>,
+        rootID: String = RecordStore.rootID, updater: SelectorStoreUpdater? = nil
+    ) throws -> OptimisticUpdate {
+        let request = GraphQLRequest(operation: operation, variables: variables)
+        let plan = try NormalizationPlan(operation: operation, variables: request.variables)
+        let normalizer = try ResponseNormalizer(
+            plan: plan, rootID: rootID, limits: limits, expectedBytes: response.count)
+        try normalizer.feed(response)
+        let update = OptimisticUpdate(
+            payload: try normalizer.finish(),
+            selector: ReadSelector(
+                node: .operation(operation), dataID: rootID, variables: request.variables,
+                owner: FragmentOwner(operation: operation, variables: request.variables)),
+            updater: updater)
+        try run(applying: update)
+        return update
+    }
+
+    /// Applies an updater as an optimistic update (relay's `applyUpdate`).
+    @discardableResult
+    public func applyUpdate(_ updater: @escaping StoreUpdater) throws -> OptimisticUpdate {
+        let update = OptimisticUpdate(payload: nil, selector: nil, updater: { proxy, _ in try updater(proxy) })
+        try run(applying: update)
+        return update
+    }
+
+    /// Rolls an optimistic update back (relay's `revertUpdate` then `run`): the store is as if it
+    /// had never been applied, with the other updates still applied. Reverting it again does nothing.
+    public func revert(_ update: OptimisticUpdate) {
+        guard appliedUpdates.contains(where: { $0 === update }) else { return }
+        // (Restoring and re-applying what was applied before cannot fail but out of memory.)
+        try? run(reverting: [update])
+    }
+
+    /// Whether `update` is applied.
+    public func isApplied(_ update: OptimisticUpdate) -> Bool { appliedUpdates.contains { $0 === update } }
+
+    /// Writes through an updater, permanently (relay's `commitLocalUpdate`); an updater that
+    /// throws writes nothing.
+    public func commitLocalUpdate(_ updater: @escaping StoreUpdater) throws {
+        try run(
+            commit: Commit(update: OptimisticUpdate(payload: nil, selector: nil, updater: { p, _ in try updater(p) })))
+    }
+
+    /// Commits a response for `operation` (relay's `commitPayload`) under the optimistic updates,
+    /// rolling `reverting` back in the same publish, as a mutation's response does with its own
+    /// optimistic update.
+    @discardableResult
+    public func commitPayload(
+        _ operation: OperationArtifact, variables: Variables = [:], response: some Collection<UInt8>,
+        rootID: String = RecordStore.rootID, reverting: OptimisticUpdate?
+    ) throws -> UpdatedRecordIDs {
+        let request = GraphQLRequest(operation: operation, variables: variables)
+        let plan = try NormalizationPlan(operation: operation, variables: request.variables)
+        let normalizer = try ResponseNormalizer(
+            plan: plan, rootID: rootID, limits: limits, expectedBytes: response.count)
+        try normalizer.feed(response)
+        return try run(
+            commit: Commit(payload: try normalizer.finish(), source: request), reverting: reverting.map { [$0] } ?? [])
+    }
+
+    // MARK: The queue's run
+
+    /// relay's `RelayPublishQueue.run`: rolls the optimistic updates back when anything is
+    /// committed or reverted, commits, applies the updates still pending (and `applying`), then
+    /// notifies once. On error the store and the updates are as they were.
+    @discardableResult
+    func run(commit: Commit? = nil, reverting: [OptimisticUpdate] = [], applying: OptimisticUpdate? = nil) throws
+        -> UpdatedRecordIDs
+    {
+        var updated: [UpdatedRecordIDs] = []
+        let remaining = appliedUpdates.filter { u in !reverting.contains { $0 === u } }
+        let rebase = commit != nil || remaining.count != appliedUpdates.count
+        if rebase && !optimisticBackup.isEmpty {
+            // The commit's updater must read the store without the updates: roll them back first.
+            updated.append(try optimisticBackup.restore(into: store))
+            optimisticBackup = RecordBackup()
+        }
+        var invalidateStore = false
+        do {
+            if let commit {
+                // The updater runs before anything is written: if it throws, nothing is.
+                let writes = try commit.update?.writes(over: store)
+                if let payload = commit.payload { updated.append(try store.publish(payload)) }
+                if let writes {
+                    updated.append(try publish(writes))
+                    invalidateStore = writes.isStoreInvalidated
+                }
+            }
+        } catch {
+            // Nothing was committed: the updates go back as they were.
+            if rebase { try apply(appliedUpdates, &updated) }
+            notifyAfterRun(updated, source: nil)
+            throw error
+        }
+        appliedUpdates = rebase ? remaining : appliedUpdates
+        if let applying {
+            do {
+                try apply(rebase ? remaining + [applying] : [applying], &updated)
+                appliedUpdates.append(applying)
+            } catch {
+                notifyAfterRun(updated, source: commit?.source)
+                throw error
+            }
+        } else if rebase {
+            try apply(remaining, &updated)
+        }
+        if appliedUpdates.isEmpty {
+            optimisticHold?.dispose()
+            optimisticHold = nil
+        } else if optimisticHold == nil {
+            optimisticHold = holdCollection()
+        }
+        return notifyAfterRun(updated, source: commit?.source, invalidateStore: invalidateStore)
+    }
+
+    /// Applies `updates` in order over the store, keeping what each touches first.
+    private func apply(_ updates: [OptimisticUpdate], _ updated: inout [UpdatedRecordIDs]) throws {
+        for update in updates {
+            let writes = try update.writes(over: store)
+            var touched = update.payload.map(RecordStore.dataIDs(of:)) ?? []
+            touched += writes?.writtenIDs ?? []
+            try optimisticBackup.keep(touched, of: store)
+            if let payload = update.payload { updated.append(try store.publish(payload)) }
+            if let writes { updated.append(try publish(writes)) }
+        }
+    }
+
+    /// Publishes an updater's writes (and marks the records it invalidated).
+    private func publish(_ writes: RecordSourceProxy) throws -> UpdatedRecordIDs {
+        let ids = writes.writtenIDs
+        var result = UpdatedRecordIDs.none(in: store)
+        if !ids.isEmpty {
+            let delta = NormalizedPayload(
+                delta: try SourceHandle.importJSON(writes.relayJSON(), maxDepth: RecordStore.backupDepth))
+            result = try store.publish(delta)
+        }
+        if !writes.invalidatedIDs.isEmpty {
+            try store.invalidate(records: writes.invalidatedIDs, epoch: roots.nextWriteEpoch)
+        }
+        return result
+    }
+
+    @discardableResult
+    private func notifyAfterRun(_ updated: [UpdatedRecordIDs], source: GraphQLRequest?, invalidateStore: Bool = false)
+        -> UpdatedRecordIDs
+    {
+        var symbols: [UInt32] = []
+        var seen = Set<UInt32>()
+        for ids in updated {
+            for i in 0..<ids.symbols.count where seen.insert(ids.symbols[i]).inserted { symbols.append(ids.symbols[i]) }
+        }
+        let all = UpdatedRecordIDs(store: store, symbols: UpdatedSymbols(symbols))
+        subscriptions.notify(all)
+        roots.didNotify(source: source.map { ($0.operation, $0.variables) }, invalidateStore: invalidateStore)
+        return all
+    }
+}

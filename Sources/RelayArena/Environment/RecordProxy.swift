@@ -1,0 +1,355 @@
+// relay's record proxies (RelayRecordSourceProxy, RelayRecordProxy over a RecordSourceMutator):
+// what an updater reads and writes. Reads go to the updater's own writes first, then to the
+// response being committed (if any), then to the store; writes stay in the proxy until the
+// updater returned, then are published as one payload. An updater that throws writes nothing.
+
+/// The store as an updater sees it (relay's `RecordSourceProxy`; for a mutation's updater also
+/// its `RecordSourceSelectorProxy`: `rootField`).
+@MainActor
+public final class RecordSourceProxy {
+    /// A value an updater reads or writes: a scalar (any JSON), a link, or a list of links.
+    enum Field {
+        case value(JSONValue)
+        case link(String?)
+        case links([String?])
+    }
+
+    final class Written {
+        var typename: String
+        /// Made by `create` (or over a deleted record): the records below it are not read.
+        var fresh: Bool
+        var fields: [String: Field] = [:]
+        var order: [String] = []
+        init(typename: String, fresh: Bool) {
+            self.typename = typename
+            self.fresh = fresh
+        }
+    }
+
+    enum Entry {
+        case deleted
+        case record(Written)
+    }
+
+    private let store: RecordStore
+    private let payload: RecordStore?
+    /// The operation whose response is committed, read at its root (`rootField`).
+    private let selector: ReadSelector?
+    private var written: [String: Entry] = [:]
+    private var writtenOrder: [String] = []
+    private(set) var invalidatedIDs: [String] = []
+    /// Whether the updater called `invalidateStore()`.
+    public private(set) var isStoreInvalidated = false
+
+    init(store: RecordStore, payload: RecordStore? = nil, selector: ReadSelector? = nil) {
+        self.store = store
+        self.payload = payload
+        self.selector = selector
+    }
+
+    // MARK: Records
+
+    /// The record with this data ID; `nil` when it is unknown or deleted.
+    public func get(_ dataID: String) -> RecordProxy? {
+        typename(of: dataID).map { _ in RecordProxy(source: self, dataID: dataID) }
+    }
+
+    /// Whether the store (as the updater sees it) holds this record, holds it deleted (relay's
+    /// `null`), or does not know it (relay's `undefined`).
+    public func state(of dataID: String) -> RecordAvailability {
+        switch written[dataID] {
+        case .deleted?: return .deleted
+        case .record?: return .exists
+        case nil:
+            for layer in layers {
+                switch layer.withSnapshot({ $0.record(dataID) }) {
+                case .record: return .exists
+                case .deleted: return .deleted
+                case .unknown: continue
+                }
+            }
+            return .unknown
+        }
+    }
+
+    /// Creates a record; a data ID that names a record already is an error (relay's invariant),
+    /// one that was deleted may be created again.
+    @discardableResult
+    public func create(_ dataID: String, typename: String) throws -> RecordProxy {
+        guard state(of: dataID) != .exists else {
+            throw RelayArenaError(
+                code: .misuse, message: "cannot create a record with id `\(dataID)`: this record already exists")
+        }
+        write(dataID, .record(Written(typename: typename, fresh: true)))
+        return RecordProxy(source: self, dataID: dataID)
+    }
+
+    /// Deletes a record (it becomes relay's `null` record); the root cannot be deleted.
+    public func delete(_ dataID: String) throws {
+        guard dataID != RecordStore.rootID else {
+            throw RelayArenaError(code: .misuse, message: "cannot delete the root record")
+        }
+        write(dataID, .deleted)
+    }
+
+    /// `client:root`, created (type `__Root`) when the store has none.
+    public var root: RecordProxy {
+        if get(RecordStore.rootID) == nil {
+            write(RecordStore.rootID, .record(Written(typename: "__Root", fresh: true)))
+        }
+        return RecordProxy(source: self, dataID: RecordStore.rootID)
+    }
+
+    /// A linked field of the operation's root (relay's `getRootField`): a mutation's field, read
+    /// from the response being committed. `nil` when the operation selects no such singular field.
+    public func rootField(_ name: String) -> RecordProxy? {
+        guard let (root, key) = rootKey(name, plural: false), case .link(let id?)? = field(root, key) else {
+            return nil
+        }
+        return get(id)
+    }
+
+    /// A plural linked field of the operation's root (relay's `getPluralRootField`).
+    public func pluralRootField(_ name: String) -> [RecordProxy?]? {
+        guard let (root, key) = rootKey(name, plural: true), case .links(let ids)? = field(root, key) else {
+            return nil
+        }
+        return ids.map { $0.flatMap { get($0) } }
+    }
+
+    /// The root's data ID and the storage key of its linked field `name` (relay matches by name).
+    private func rootKey(_ name: String, plural: Bool) -> (String, String)? {
+        guard let selector, case .operation(let operation) = selector.node else { return nil }
+        for case .linkedField(let f) in operation.reader where f.name == name && f.plural == plural {
+            return (selector.dataID, f.storageKey(selector.variables))
+        }
+        return nil
+    }
+
+    /// Marks the whole store outdated when the update is committed (ignored in an optimistic one,
+    /// as relay ignores it).
+    public func invalidateStore() { isStoreInvalidated = true }
+
+    // MARK: Reading through the layers
+
+    private var layers: [RecordStore] { payload.map { [$0, store] } ?? [store] }
+
+    func typename(of dataID: String) -> String? {
+        switch written[dataID] {
+        case .deleted?: return nil
+        case .record(let w)?: return w.typename
+        case nil:
+            for layer in layers {
+                let found: String?? = layer.withSnapshot { s in
+                    switch s.record(dataID) {
+                    case .record(let r): return .some(s.typename(of: r).string)
+                    case .deleted: return .some(nil)
+                    case .unknown: return nil
+                    }
+                }
+                if let found { return found }
+            }
+            return nil
+        }
+    }
+
+    /// The field under `key`, `nil` when absent.
+    func field(_ dataID: String, _ key: String) -> Field? {
+        var fresh = false
+        if case .record(let w)? = written[dataID] {
+            if let f = w.fields[key] { return f }
+            fresh = w.fresh
+        }
+        guard !fresh else { return nil }
+        for layer in layers {
+            let found: Field?? = layer.withSnapshot { s in
+                switch s.record(dataID) {
+                case .unknown: return nil
+                case .deleted: return .some(nil)
+                case .record(let r):
+                    guard let value = s.field(r, key) else { return layer === payload ? nil : .some(nil) }
+                    return .some(Self.field(value, s))
+                }
+            }
+            if let found { return found }
+        }
+        return nil
+    }
+
+    /// The keys of every field the record has, below and written.
+    func fieldKeys(_ dataID: String) -> [String] {
+        var keys: [String] = []
+        var fresh = false
+        if case .record(let w)? = written[dataID] {
+            keys = w.order
+            fresh = w.fresh
+        }
+        if !fresh {
+            for layer in layers {
+                layer.withSnapshot { s in
+                    if case .record(let r) = s.record(dataID) { keys += s.fieldKeys(r) }
+                }
+            }
+        }
+        var seen = Set<String>()
+        return keys.filter { seen.insert($0).inserted }
+    }
+
+    private static func field(_ value: FieldValue, _ s: StoreSnapshot) -> Field {
+        switch value {
+        case .null: return .value(.null)
+        case .bool(let b): return .value(.bool(b))
+        case .int(let i): return .value(.int(i))
+        case .number(let text): return .value(Double(text.string).map(JSONValue.double) ?? .null)
+        case .string(let text): return .value(.string(text.string))
+        case .json(let text): return .value((try? JSONValue(parsing: text.string)) ?? .null)
+        case .link(let symbol): return .link(s.text(symbol).string)
+        case .links(let list): return .links(list.map { $0.map { s.text($0).string } })
+        }
+    }
+
+    // MARK: Writing
+
+    private func write(_ dataID: String, _ entry: Entry) {
+        if written[dataID] == nil { writtenOrder.append(dataID) }
+        written[dataID] = entry
+    }
+
+    /// The record's entry among the writes, copied on first write from what is below (its type).
+    func writable(_ dataID: String) -> Written? {
+        if case .record(let w)? = written[dataID] { return w }
+        guard let typename = typename(of: dataID) else { return nil }
+        let w = Written(typename: typename, fresh: false)
+        write(dataID, .record(w))
+        return w
+    }
+
+    func set(_ dataID: String, _ key: String, _ field: Field) {
+        guard let w = writable(dataID) else { return }
+        if w.fields.updateValue(field, forKey: key) == nil { w.order.append(key) }
+    }
+
+    func invalidate(_ dataID: String) {
+        if !invalidatedIDs.contains(dataID) { invalidatedIDs.append(dataID) }
+    }
+
+    /// Data IDs written, in order.
+    var writtenIDs: [String] { writtenOrder }
+
+    /// The writes as relay toJSON text (a record's written fields only: publish merges them).
+    func relayJSON() -> [UInt8] {
+        var out = "{"
+        for (i, dataID) in writtenOrder.enumerated() {
+            if i > 0 { out += "," }
+            JSONString.escape(dataID, into: &out)
+            out += ":"
+            guard case .record(let w)? = written[dataID] else {
+                out += "null"
+                continue
+            }
+            out += "{\"__id\":"
+            JSONString.escape(dataID, into: &out)
+            out += ",\"__typename\":"
+            JSONString.escape(w.typename, into: &out)
+            for key in w.order {
+                out += ","
+                JSONString.escape(key, into: &out)
+                out += ":"
+                switch w.fields[key]! {
+                case .value(let v): v.writeStable(into: &out)
+                case .link(let id?):
+                    out += "{\"__ref\":"
+                    JSONString.escape(id, into: &out)
+                    out += "}"
+                case .link(nil): out += "null"
+                case .links(let ids):
+                    out += "{\"__refs\":["
+                    for (j, id) in ids.enumerated() {
+                        if j > 0 { out += "," }
+                        if let id { JSONString.escape(id, into: &out) } else { out += "null" }
+                    }
+                    out += "]}"
+                }
+            }
+            out += "}"
+        }
+        out += "}"
+        return Array(out.utf8)
+    }
+}
+
+/// Whether a data ID names a record (relay's EXISTENT / NONEXISTENT / UNKNOWN).
+public enum RecordAvailability: Sendable {
+    case exists, deleted, unknown
+}
+
+/// One record as an updater sees it (relay's `RecordProxy`). `args` are a field's arguments,
+/// which name its storage key as relay formats it (`name(arg:value,…)`, keys sorted).
+@MainActor
+public struct RecordProxy {
+    let source: RecordSourceProxy
+    public let dataID: String
+
+    public var typename: String { source.typename(of: dataID) ?? "" }
+
+    /// A scalar field; `nil` when absent (never fetched) or a link.
+    public func value(_ name: String, _ args: [String: JSONValue] = [:]) -> JSONValue? {
+        guard case .value(let v)? = source.field(dataID, Self.key(name, args)) else { return nil }
+        return v
+    }
+
+    public func setValue(_ value: JSONValue, _ name: String, _ args: [String: JSONValue] = [:]) {
+        source.set(dataID, Self.key(name, args), .value(value))
+    }
+
+    /// The linked record; `nil` when the link is null or absent, or its record unknown or deleted.
+    public func linkedRecord(_ name: String, _ args: [String: JSONValue] = [:]) -> RecordProxy? {
+        guard case .link(let id?)? = source.field(dataID, Self.key(name, args)) else { return nil }
+        return source.get(id)
+    }
+
+    /// Links `record` (`nil`: a null link).
+    public func setLinkedRecord(_ record: RecordProxy?, _ name: String, _ args: [String: JSONValue] = [:]) {
+        source.set(dataID, Self.key(name, args), .link(record?.dataID))
+    }
+
+    /// The linked records, `nil` entries for null ones; `nil` when the field is absent or no list.
+    public func linkedRecords(_ name: String, _ args: [String: JSONValue] = [:]) -> [RecordProxy?]? {
+        guard case .links(let ids)? = source.field(dataID, Self.key(name, args)) else { return nil }
+        return ids.map { $0.flatMap { source.get($0) } }
+    }
+
+    public func setLinkedRecords(_ records: [RecordProxy?], _ name: String, _ args: [String: JSONValue] = [:]) {
+        source.set(dataID, Self.key(name, args), .links(records.map { $0?.dataID }))
+    }
+
+    /// The linked record, created (client ID `client:<parent>:<storage key>`) when there is none.
+    public func getOrCreateLinkedRecord(_ name: String, typename: String, _ args: [String: JSONValue] = [:])
+        -> RecordProxy
+    {
+        if let linked = linkedRecord(name, args) { return linked }
+        let key = Self.key(name, args)
+        let id = "client:\(dataID):\(key)"
+        let record =
+            source.get(id) ?? (try? source.create(id, typename: typename)) ?? RecordProxy(source: source, dataID: id)
+        source.set(dataID, key, .link(id))
+        return record
+    }
+
+    /// Copies every field of `other` (but its ID and type) into this record.
+    public func copyFields(from other: RecordProxy) {
+        for key in source.fieldKeys(other.dataID) where key != "id" {
+            if let field = source.field(other.dataID, key) { source.set(dataID, key, field) }
+        }
+    }
+
+    /// Marks this record outdated when the update is committed (relay's `invalidateRecord`).
+    public func invalidateRecord() { source.invalidate(dataID) }
+
+    static func key(_ name: String, _ args: [String: JSONValue]) -> String {
+        let given = args.filter { $0.value != .null }
+        guard !given.isEmpty else { return name }
+        let keys = given.keys.sorted { Array($0.utf16).lexicographicallyPrecedes(Array($1.utf16)) }
+        return name + "(" + keys.map { $0 + ":" + given[$0]!.stableJSON }.joined(separator: ",") + ")"
+    }
+}
