@@ -50,16 +50,22 @@ struct Replay: ParsableCommand {
         let text = script == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try readBytes(script)
         let steps = try ReplayScript.steps(Array(text), compiled)
         let target = try store.map(loadStore) ?? RecordStore()
-        ReplayRunner(
-            store: target, compiled: compiled, releaseBuffer: releaseBuffer,
-            queryCacheExpiration: queryCacheExpirationMS.map(Milliseconds.init)
-        ).run(steps)
+        let releaseBuffer = self.releaseBuffer
+        let expiration = queryCacheExpirationMS.map(Milliseconds.init)
+        nonisolated(unsafe) let run = (target, compiled, steps)
+        MainActor.assumeIsolated {
+            ReplayRunner(
+                store: run.0, compiled: run.1, releaseBuffer: releaseBuffer, queryCacheExpiration: expiration
+            ).run(run.2)
+        }
     }
 }
 
 /// A step as it runs: names resolved to artifacts, variables and responses taken out of the JSON.
 enum ReplayStep {
-    case publish(operation: OperationArtifact, variables: Variables, response: [UInt8], rootID: String)
+    case publish(operation: OperationArtifact, variables: Variables, response: [UInt8], rootID: String, revert: String?)
+    case optimistic(name: String, operation: OperationArtifact, variables: Variables, response: [UInt8])
+    case revert(name: String)
     case subscribe(name: String, selector: ReadSelector)
     case unsubscribe(name: String)
     case refetch(name: String, variables: Variables)
@@ -76,9 +82,7 @@ enum ReplayStep {
 /// Checks a whole script before anything runs: every error names the step's index.
 enum ReplayScript {
     /// Steps the contract lists whose semantics are not built yet: refused as unknown.
-    static let notBuilt: Set<String> = [
-        "optimistic", "revert", "load_next", "load_previous",
-    ]
+    static let notBuilt: Set<String> = ["load_next", "load_previous"]
 
     static func steps(_ text: [UInt8], _ compiled: CompilationResult) throws -> [ReplayStep] {
         let script = try ScriptJSON.parse(text)
@@ -91,6 +95,13 @@ enum ReplayScript {
         var active: Set<String> = []
         /// Retains by name: whether each is still held.
         var retained: [String: Bool] = [:]
+        /// Optimistic layers by name (a name is applied once).
+        var layers: Set<String> = []
+        func layer(_ step: StepJSON) throws -> String {
+            let name = try step.string("revert")
+            guard layers.contains(name) else { throw step.fail("no optimistic layer `\(name)` was applied before") }
+            return name
+        }
         var steps: [ReplayStep] = []
         for (index, item) in items.enumerated() {
             let step = StepJSON(index: index, json: item, text: text)
@@ -98,7 +109,7 @@ enum ReplayScript {
             let kind = try step.string("step")
             switch kind {
             case "publish":
-                if item["revert"] != nil { throw step.fail("`revert` is not supported yet (no optimistic layers)") }
+                let revert = item["revert"] == nil ? nil : try layer(step)
                 let operation = try step.operation("operation", docs)
                 let variables = try step.variables("variables")
                 let response: [UInt8]
@@ -110,7 +121,25 @@ enum ReplayScript {
                 case (.some, .some): throw step.fail("`response` and `response_text` both given")
                 }
                 let rootID = item["root_id"] == nil ? RecordStore.rootID : try step.string("root_id")
-                steps.append(.publish(operation: operation, variables: variables, response: response, rootID: rootID))
+                steps.append(
+                    .publish(
+                        operation: operation, variables: variables, response: response, rootID: rootID, revert: revert))
+            case "optimistic":
+                let name = try step.string("name")
+                let operation = try step.operation("operation", docs)
+                let variables = try step.variables("variables")
+                guard let json = item["response"] else { throw step.fail("missing key `response`") }
+                guard layers.insert(name).inserted else {
+                    throw step.fail("optimistic layer `\(name)` was applied before")
+                }
+                steps.append(
+                    .optimistic(
+                        name: name, operation: operation, variables: variables, response: Array(step.bytes(json))))
+            case "revert":
+                guard item["name"] != nil else { throw step.fail("missing key `name`") }
+                let name = try step.string("name")
+                guard layers.contains(name) else { throw step.fail("no optimistic layer `\(name)` was applied before") }
+                steps.append(.revert(name: name))
             case "subscribe":
                 let name = try step.string("name")
                 let fragmentName = try step.string("fragment")
@@ -236,10 +265,15 @@ private struct StepJSON {
 }
 
 /// Runs checked steps against one store and its subscriptions, printing each step's events.
+@MainActor
 final class ReplayRunner {
     let store: RecordStore
+    /// Its publish queue applies and rolls back the optimistic layers; it never fetches.
+    let environment: Environment
     let subscriptions: StoreSubscriptions
     let roots: OperationRoots
+    /// Optimistic layers by name.
+    private var layers: [String: OptimisticUpdate] = [:]
     let compiled: CompilationResult
     /// The virtual clock, in ms: starts at 0, moves only by `advance_clock`.
     private final class Clock { var now: Milliseconds = 0 }
@@ -258,11 +292,14 @@ final class ReplayRunner {
         queryCacheExpiration: Milliseconds? = nil
     ) {
         self.store = store
-        self.subscriptions = StoreSubscriptions(store: store)
         self.compiled = compiled
         let clock = self.clock
-        self.roots = OperationRoots(
+        let roots = OperationRoots(
             releaseBufferSize: releaseBuffer, queryCacheExpiration: queryCacheExpiration, now: { clock.now })
+        self.roots = roots
+        environment = Environment(network: MockNetwork(), store: store, roots: roots)
+        roots.onRootDropped = nil  // collection happens at `gc` steps only
+        subscriptions = environment.subscriptions
     }
 
     func run(_ steps: [ReplayStep]) {
@@ -287,8 +324,16 @@ final class ReplayRunner {
 
     private func run(_ step: ReplayStep, index: Int) {
         switch step {
-        case .publish(let operation, let variables, let response, let rootID):
-            publish(operation, variables, response, rootID: rootID, index: index)
+        case .publish(let operation, let variables, let response, let rootID, let revert):
+            publish(operation, variables, response, rootID: rootID, revert: revert.flatMap { layers[$0] }, index: index)
+        case .optimistic(let name, let operation, let variables, let response):
+            do {
+                layers[name] = try environment.applyOptimistic(operation, variables: variables, response: response)
+            } catch {
+                self.error(error, index)
+            }
+        case .revert(let name):
+            if let layer = layers[name] { environment.revert(layer) }
         case .subscribe(let name, let selector):
             let (first, id) = subscriptions.subscribe(selector) { [unowned self] result in
                 self.emit(self.readEvent("notify", name, result))
@@ -318,15 +363,7 @@ final class ReplayRunner {
         case .release(let name):
             retains[name]?.dispose()
         case .invalidate(let id):
-            do {
-                try store.invalidate(records: [id], epoch: roots.nextWriteEpoch)
-            } catch {
-                let message = (error as? RelayArenaError)?.description ?? "\(error)"
-                emit("{\"event\":\"error\",\"step\":\(index),\"message\":\(ReadValue.string(message).jsonText)}")
-                return
-            }
-            subscriptions.notify(.none(in: store))
-            roots.didNotify()
+            do { try environment.invalidateRecord(id) } catch { self.error(error, index) }
         case .invalidateStore:
             subscriptions.notify(.none(in: store))
             roots.didNotify(invalidateStore: true)
@@ -358,21 +395,35 @@ final class ReplayRunner {
         }
     }
 
-    /// Commits the response (nothing changes when it is bad: an `error` event), points the
-    /// subscriptions whose refetch it answers at the refetch query's result, then notifies.
+    private func error(_ error: any Error, _ index: Int) {
+        let message = (error as? RelayArenaError)?.description ?? "\(error)"
+        emit("{\"event\":\"error\",\"step\":\(index),\"message\":\(ReadValue.string(message).jsonText)}")
+    }
+
+    /// Commits the response through the publish queue (rolling `revert` back in the same run;
+    /// nothing changes when the response is bad: an `error` event), points the subscriptions
+    /// whose refetch it answers at the refetch query's result, then notifies.
     private func publish(
-        _ operation: OperationArtifact, _ variables: Variables, _ response: [UInt8], rootID: String, index: Int
+        _ operation: OperationArtifact, _ variables: Variables, _ response: [UInt8], rootID: String,
+        revert: OptimisticUpdate?, index: Int
     ) {
         let request = GraphQLRequest(operation: operation, variables: variables)
-        let updated: UpdatedRecordIDs
         do {
             let plan = try NormalizationPlan(operation: operation, variables: request.variables)
-            updated = try store.commit(response: response, plan: plan, rootID: rootID)
+            let normalizer = try ResponseNormalizer(plan: plan, rootID: rootID, expectedBytes: response.count)
+            try normalizer.feed(response)
+            let payload = try normalizer.finish()
+            try environment.run(
+                commit: Commit(payload: payload, source: request), reverting: revert.map { [$0] } ?? [],
+                beforeNotify: { repoint(answeredBy: request) })
         } catch {
-            let message = (error as? RelayArenaError)?.description ?? "\(error)"
-            emit("{\"event\":\"error\",\"step\":\(index),\"message\":\(ReadValue.string(message).jsonText)}")
-            return
+            self.error(error, index)
         }
+    }
+
+    /// Points the subscriptions whose refetch `request` answers at the refetch query's result.
+    private func repoint(answeredBy request: GraphQLRequest) {
+        let operation = request.operation
         let answered = pending.filter { $0.value == request }.compactMap { name, _ in ids[name].map { (name, $0) } }
         for (name, id) in answered.sorted(by: { $0.1 < $1.1 }) {
             pending[name] = nil
@@ -390,7 +441,5 @@ final class ReplayRunner {
                     node: .fragment(fragment), dataID: dataID, variables: fragmentVariables,
                     owner: FragmentOwner(operation: operation, variables: request.variables)))
         }
-        subscriptions.notify(updated)
-        roots.didNotify(source: (operation, request.variables))
     }
 }

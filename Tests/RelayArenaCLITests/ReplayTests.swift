@@ -419,6 +419,47 @@ final class ReplayTests: XCTestCase {
             ])
     }
 
+    /// Two optimistic layers, one rolled back by its mutation's response in the same publish,
+    /// the other by `revert`: each subscription hears what relay would tell it, once.
+    func testOptimisticLayersRollBackAndRebase() throws {
+        let documents =
+            Self.twoTodoDocuments + """
+
+                mutation Rename($input: RenameTodoInput!) { renameTodo(input: $input) { todo { id text } } }
+                """
+        func rename(_ id: String, _ text: String) -> String {
+            #""operation":"Rename","variables":{"input":{"id":"\#(id)","text":"\#(text)"}},"response":{"data":{"renameTodo":{"todo":{"id":"\#(id)","text":"\#(text)"}}}}"#
+        }
+        let script = [
+            publishTwo("a", "b"), subscribeItem("r1", "t1", owner: "Two"), subscribeItem("r2", "t2", owner: "Two"),
+            #"{"step":"optimistic","name":"o1","# + rename("t1", "opt1") + "}",
+            #"{"step":"optimistic","name":"o2","# + rename("t2", "opt2") + "}",
+            #"{"step":"optimistic","name":"bad","operation":"Rename","variables":{"input":{"id":"t1","text":"x"}},"response":{"data":{"renameTodo":{"todo":7}}}}"#,
+            #"{"step":"publish","revert":"o1","# + rename("t1", "server") + "}",
+            #"{"step":"revert","name":"o2"}"#, #"{"step":"revert","name":"bad"}"#, #"{"step":"revert","name":"o2"}"#,
+            #"{"step":"store"}"#,
+        ]
+        let r = try replay("[" + script.joined(separator: ",") + "]", documents: documents)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let out = lines(r)
+        XCTAssertEqual(out.count, 8, r.stdoutText)
+        XCTAssertEqual(
+            Array(out.prefix(7)),
+            [
+                #"{"event":"snapshot","name":"r1","data":{"text":"a"},"isMissingData":false}"#,
+                #"{"event":"snapshot","name":"r2","data":{"text":"b"},"isMissingData":false}"#,
+                #"{"event":"notify","name":"r1","data":{"text":"opt1"},"isMissingData":false}"#,
+                #"{"event":"notify","name":"r2","data":{"text":"opt2"},"isMissingData":false}"#,
+                out[4],
+                #"{"event":"notify","name":"r1","data":{"text":"server"},"isMissingData":false}"#,
+                #"{"event":"notify","name":"r2","data":{"text":"b"},"isMissingData":false}"#,
+            ])
+        XCTAssertTrue(out[4].hasPrefix(#"{"event":"error","step":5,"#), out[4])
+        XCTAssertTrue(out[4].contains("renameTodo.todo"), out[4])
+        XCTAssertFalse(out[7].contains("opt"), out[7])
+        XCTAssertTrue(out[7].contains(#""text":"server""#), out[7])
+    }
+
     func testTheGCAndExpiryOptionsAreChecked() throws {
         let script = "[\(publishQ("Milk")), \(subscribeItem("row", "t1"))]"
         let ok = try replay(script, options: ["--release-buffer", "3", "--query-cache-expiration-ms", "1000"])
@@ -438,10 +479,8 @@ final class ReplayTests: XCTestCase {
         let cases: [(String, String, String)] = [
             (#"{"step":"frobnicate"}"#, "step 2", "unknown step `frobnicate`"),
             (#"{"step":"load_next","name":"row","count":1}"#, "step 2", "unknown step `load_next`"),
-            (
-                #"{"step":"optimistic","name":"o","operation":"Q","variables":{},"response":{}}"#, "step 2",
-                "`optimistic`"
-            ),
+            (#"{"step":"optimistic","name":"o","operation":"Q","variables":{}}"#, "step 2", "missing key `response`"),
+            (#"{"step":"revert","name":"o"}"#, "step 2", "no optimistic layer `o`"),
             (#"{"step":"subscribe","name":"x","operation":"Q","variables":{},"id":"t1"}"#, "step 2", "`fragment`"),
             (#"{"step":"publish","operation":"Q","variables":{}}"#, "step 2", "missing key `response`"),
             (#"{"name":"row"}"#, "step 2", "missing key `step`"),
@@ -453,7 +492,7 @@ final class ReplayTests: XCTestCase {
             (subscribeItem("row", "t1"), "step 2", "already active"),
             (
                 publishQ("X").replacingOccurrences(of: "\"step\":", with: "\"revert\":\"o\",\"step\":"), "step 2",
-                "revert"
+                "no optimistic layer `o`"
             ),
             (#"{"step":"publish","operation":"Q","variables":[],"response":{}}"#, "step 2", "`variables`"),
             (#"{"step":"release","name":"never"}"#, "step 2", "no retain named `never`"),

@@ -24,6 +24,9 @@
                     mutation RenameTodoMutation($input: RenameTodoInput!) {
                       renameTodo(input: $input) { todo { id } }
                     }
+                    mutation RemoveTodoMutation($input: RemoveTodoInput!) {
+                      removeTodo(input: $input) { deletedTodoId }
+                    }
                     """)
         ]).operations
 
@@ -84,6 +87,39 @@
                 names, ["ToDoItemPreviewQuery", "ChangeTodoStatusMutation", "RenameTodoMutation", "ToDoRefetchQuery"])
             await server.stop()
         }
+        /// Optimistic toggles against the server: one it accepts (the row is ticked once, and
+        /// the answer agrees), one it refuses (the to-do was removed meanwhile by another client:
+        /// the row is ticked, then rolled back). The other row never hears of either.
+        func testOptimisticTogglesAgainstTheServer() async throws {
+            let server = try await TodoServer.start(
+                data: TodoData(users: [
+                    .init(
+                        userId: "me",
+                        todos: [
+                            .init(key: 0, text: "Taste JavaScript", complete: true),
+                            .init(key: 1, text: "Buy a unicorn", complete: false),
+                        ])
+                ]))
+            let environment = Environment(network: HTTPNetwork(endpoint: server.url))
+            let screen = ToDoScreen(environment: environment)
+            await screen.load()
+            try await setComplete(true, todoID: "VG9kbzox", userID: "me", in: environment)
+            XCTAssertEqual(screen.render(), ["[x] Taste JavaScript", "[x] Buy a unicorn"])
+            XCTAssertEqual(screen.rows.map(\.updates), [0, 1], "ticked once: the answer agreed with the guess")
+
+            // Another client removes the first to-do; unticking it here is refused by the server.
+            let other = Environment(network: HTTPNetwork(endpoint: server.url))
+            _ = try await other.commitMutation(
+                try XCTUnwrap(Self.mutations["RemoveTodoMutation"]),
+                variables: [
+                    "input": .object([JSONMember("id", .string("VG9kbzow")), JSONMember("userId", .string("me"))])
+                ])
+            try await setComplete(false, todoID: "VG9kbzow", userID: "me", in: environment)
+            XCTAssertEqual(screen.rows.map(\.updates), [2, 1], "unticked, then rolled back")
+            XCTAssertEqual(screen.render(), ["[x] Taste JavaScript", "[x] Buy a unicorn"])
+            await server.stop()
+        }
+
         /// Each fault of a real server, through the environment: a FetchError saying what, the
         /// store as it was, no model notified, and no request left in flight.
         func testServerFaultsPublishNothing() async throws {

@@ -45,10 +45,16 @@ extension ReadResult {
 }
 
 /// What a run commits to the base, under the optimistic updates.
-struct Commit {
+package struct Commit {
     var payload: NormalizedPayload?
     var update: OptimisticUpdate?
     var source: GraphQLRequest?
+
+    package init(payload: NormalizedPayload? = nil, update: OptimisticUpdate? = nil, source: GraphQLRequest? = nil) {
+        self.payload = payload
+        self.update = update
+        self.source = source
+    }
 }
 
 extension Environment {
@@ -126,10 +132,13 @@ extension Environment {
     /// relay's `RelayPublishQueue.run`: rolls the optimistic updates back when anything is
     /// committed or reverted, commits, applies the updates still pending (and `applying`), then
     /// notifies once. On error the store and the updates are as they were.
+    /// `beforeNotify` runs once the store is written, before anyone is told (the replay's
+    /// refetch subscriptions move to the query that answered them there).
     @discardableResult
-    func run(commit: Commit? = nil, reverting: [OptimisticUpdate] = [], applying: OptimisticUpdate? = nil) throws
-        -> UpdatedRecordIDs
-    {
+    package func run(
+        commit: Commit? = nil, reverting: [OptimisticUpdate] = [], applying: OptimisticUpdate? = nil,
+        beforeNotify: () -> Void = {}
+    ) throws -> UpdatedRecordIDs {
         var updated: [UpdatedRecordIDs] = []
         let remaining = appliedUpdates.filter { u in !reverting.contains { $0 === u } }
         let rebase = commit != nil || remaining.count != appliedUpdates.count
@@ -143,7 +152,11 @@ extension Environment {
             if let commit {
                 // The updater runs before anything is written: if it throws, nothing is.
                 let writes = try commit.update?.writes(over: store)
-                if let payload = commit.payload { updated.append(try store.publish(payload)) }
+                if let payload = commit.payload {
+                    // Published once: a store holding only its root may take the payload's arena
+                    // (and renumber its symbols: only when no symbols were gathered before).
+                    updated.append(try updated.isEmpty ? store.publishConsuming(payload) : store.publish(payload))
+                }
                 if let writes {
                     updated.append(try publish(writes))
                     invalidateStore = writes.isStoreInvalidated
@@ -173,6 +186,7 @@ extension Environment {
         } else if optimisticHold == nil {
             optimisticHold = holdCollection()
         }
+        beforeNotify()
         return notifyAfterRun(updated, source: commit?.source, invalidateStore: invalidateStore)
     }
 
