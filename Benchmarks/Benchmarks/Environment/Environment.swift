@@ -19,6 +19,8 @@
 //   todo against the same refetch with none. Target ≤ 2×.
 // - Refetch, identical, with a model on every todo against none: no model is called (the
 //   benchmark fails if one is). Target ≤ 1.1×.
+// - Optimistic update of one todo, applied and reverted (`applyUpdate`, `revert`), on a store of
+//   ≈1M records against one of ≈10k: an update costs what it touches. Target ≤ 1.2×.
 //
 // The stores with models are built once per process; each refetch is followed by an untimed one
 // of the first response, so every iteration refetches into a store holding the first response.
@@ -134,6 +136,71 @@ let benchmarks: @Sendable () -> Void = {
             "Refetch \(k) todos, \(name), end to end: a model per todo vs none", response: response, against: .none,
             ratio: "\(k) models ÷ none", times: ("refetch, \(k) models", "refetch, no models"), timed: { $0.total },
             noModelCalled: name == "identical")
+    }
+
+    let optimisticRatio = ratio("1M-record store ÷ 10k-record store")
+    let largeTime = microseconds("apply + revert, 1M-record store")
+    let smallTime = microseconds("apply + revert, 10k-record store")
+    Benchmark(
+        "Optimistic update of one todo, applied and reverted: a 1M-record store vs a 10k-record store",
+        configuration: configuration([optimisticRatio, largeTime, smallTime])
+    ) { benchmark in
+        for _ in benchmark.scaledIterations {
+            round += 1
+            let r = try await OptimisticFigure.shared().round(largeFirst: round % 2 == 0)
+            benchmark.measurement(optimisticRatio, Int((1000 * r.large / r.small).rounded()))
+            benchmark.measurement(largeTime, Int(r.large * 1e6))
+            benchmark.measurement(smallTime, Int(r.small * 1e6))
+        }
+    }
+}
+
+/// Two environments, their stores of ≈1M and ≈10k records (500k and 5k todos: a todo and its
+/// edge each), built once; a round applies an optimistic update of one todo's text and reverts
+/// it, 1,000 times on each (different todos), and gives the seconds each side took.
+@MainActor
+final class OptimisticFigure {
+    private static var made: OptimisticFigure?
+    static func shared() throws -> OptimisticFigure {
+        if let made { return made }
+        let figure = try OptimisticFigure()
+        made = figure
+        return figure
+    }
+
+    let large: Environment
+    let small: Environment
+    private var next = 0
+
+    private init() throws {
+        large = try Self.environment(todos: 500_000)
+        small = try Self.environment(todos: 5_000)
+    }
+
+    private static func environment(todos: Int) throws -> Environment {
+        let environment = Environment(network: MockNetwork())
+        try environment.store.commit(
+            response: TodoListWorkload(todos: todos).response(), plan: TodoListSetup.plan(todos: todos))
+        return environment
+    }
+
+    func round(largeFirst: Bool) throws -> (large: Double, small: Double) {
+        let ids = (0..<1000).map { TodoListWorkload.base64("Todo:\(($0 + next) % 5000)") }
+        next += 1000
+        func side(_ environment: Environment) throws -> Double {
+            let start = DispatchTime.now().uptimeNanoseconds
+            for id in ids {
+                let update = try environment.applyUpdate { $0.get(id)?.setValue(.string("optimistic"), "text") }
+                environment.revert(update)
+            }
+            return seconds(since: start)
+        }
+        if largeFirst {
+            let l = try side(large)
+            return (l, try side(small))
+        }
+        let s = try side(small)
+        return (try side(large), s)
     }
 }
 
