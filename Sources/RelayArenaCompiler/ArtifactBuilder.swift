@@ -13,7 +13,7 @@ struct ArtifactBuilder {
         let flattened = Flattener(schema: schema, emitTypeDiscriminators: false).flatten(
             selections, parentType: parentType)
         try FieldConflictCheck(schema: schema).check(flattened, parentType: parentType)
-        return try attachingInlineData(emitter.selections(flattened))
+        return try attachingInlineData(ArtifactEmitter(schema: schema, reader: true).selections(flattened))
     }
 
     /// Spreads of `@inline` fragments carry the fragment's reader selections (relay's

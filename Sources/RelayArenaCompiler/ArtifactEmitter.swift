@@ -4,6 +4,10 @@ import RelayArena
 
 struct ArtifactEmitter {
     let schema: SchemaModel
+    /// The reader's selections: a `@connection` field reads its handle (`__<key>_connection` with
+    /// the filter arguments) under its response key; normalization keeps the server field and
+    /// gets the handle.
+    var reader = false
 
     func selections(_ selections: [IRSelection]) -> [Selection] {
         selections.map(selection)
@@ -22,11 +26,30 @@ struct ArtifactEmitter {
                         alias: field.alias, name: field.name, args: args, storageKey: storageKey,
                         shape: Self.valueShape(field)))
             }
+            let concreteType = schema.isObject(field.typeName) ? field.typeName : nil
+            if let connection = field.connection {
+                let handle = ConnectionHandle(key: connection.key, filters: connection.filters)
+                if reader {
+                    let kept = written.filter {
+                        handle.filters?.contains($0.name) ?? !ConnectionHandle.paginationArguments.contains($0.name)
+                    }
+                    return .linkedField(
+                        LinkedField(
+                            alias: field.responseKey, name: handle.handleName,
+                            args: kept.map { Argument(name: $0.name, value: Self.argumentValue($0.value)) },
+                            storageKey: Self.staticStorageKey(name: handle.handleName, args: kept),
+                            concreteType: concreteType, plural: field.plural, selections: selections(inner)))
+                }
+                return .linkedField(
+                    LinkedField(
+                        alias: field.alias, name: field.name, args: args, storageKey: storageKey,
+                        concreteType: concreteType, plural: field.plural, selections: selections(inner), handle: handle)
+                )
+            }
             return .linkedField(
                 LinkedField(
                     alias: field.alias, name: field.name, args: args, storageKey: storageKey,
-                    concreteType: schema.isObject(field.typeName) ? field.typeName : nil,
-                    plural: field.plural, selections: selections(inner)))
+                    concreteType: concreteType, plural: field.plural, selections: selections(inner)))
         case .inlineFragment(let type, let inner):
             return .inlineFragment(
                 InlineFragment(type: type, abstractKey: schema.abstractKey(type), selections: selections(inner)))

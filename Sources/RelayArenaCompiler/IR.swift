@@ -61,12 +61,19 @@ struct IRField: Hashable, Sendable {
     var selections: [IRSelection]?
     /// Where the field was written (`nil` for generated fields); only for error messages.
     var position: IRPosition? = nil
+    /// `@connection(key:, filters:)` on this field.
+    var connection: IRConnection? = nil
 
     var responseKey: String { alias ?? name }
     var isLinked: Bool { selections != nil }
 
     /// Two fields with this same key are the same selection and merge (relay's flatten identity).
     var mergeKey: IRFieldKey { IRFieldKey(responseKey: responseKey, name: name, args: args) }
+}
+
+struct IRConnection: Hashable, Sendable {
+    var key: String
+    var filters: [String]?
 }
 
 struct IRPosition: Hashable, Sendable {

@@ -42,11 +42,88 @@ struct Lowering {
         if let selectionSet = field.selectionSet, !shape.isLeaf {
             selections = try self.selections(selectionSet, parentType: shape.typeName)
         }
-        return IRField(
+        var lowered = IRField(
             alias: field.alias?.value, name: name, args: ASTConversion.arguments(field.arguments),
             typeName: shape.typeName, plural: shape.plural, isCustomScalar: shape.isCustomScalar,
             selections: selections,
             position: position(of: field))
+        if let directive = field.directives.first(where: { $0.name.value == "connection" }) {
+            try connection(directive, on: &lowered, node: field)
+        }
+        return lowered
+    }
+
+    /// relay's ConnectionTransform: checks `@connection`'s arguments and the field's shape, and
+    /// selects what the connection handler reads (each edge's `cursor` and node's `__typename`,
+    /// the page info of the field's direction).
+    private func connection(_ directive: Directive, on field: inout IRField, node: Field) throws {
+        func fail(_ message: String) -> CompilerError {
+            CompilerError(node: directive, fallbackFile: fallbackFile, message: message)
+        }
+        var key: String?
+        var filters: [String]?
+        for argument in directive.arguments {
+            switch (argument.name.value, ASTConversion.value(argument.value)) {
+            case ("key", .string(let k)): key = k
+            case ("filters", .list(let items)):
+                filters = try items.map {
+                    guard case .string(let name) = $0 else {
+                        throw fail("Expected @connection(filters:) to be a list of argument names.")
+                    }
+                    return name
+                }
+            case ("key", _): throw fail("Expected @connection(key:) to be a string literal.")
+            case ("filters", _): throw fail("Expected @connection(filters:) to be a list of argument names.")
+            default: continue  // (handler, dynamicKey_UNSTABLE, …: not supported, ignored)
+            }
+        }
+        guard let key else { throw fail("Expected @connection to have a `key` argument.") }
+        guard key.hasSuffix("_" + field.name) else {
+            throw fail("Expected the key argument to @connection to be of form <SomeName>_\(field.name), got `\(key)`.")
+        }
+        let type = field.typeName
+        guard !field.plural, let edges = schema.field("edges", on: type), edges.plural, !edges.isLeaf,
+            let nodeShape = schema.field("node", on: edges.typeName), !nodeShape.isLeaf, !nodeShape.plural,
+            schema.field("cursor", on: edges.typeName) != nil,
+            let pageInfo = schema.field("pageInfo", on: type), !pageInfo.isLeaf,
+            ["endCursor", "hasNextPage", "hasPreviousPage", "startCursor"].allSatisfy({
+                schema.field($0, on: pageInfo.typeName) != nil
+            })
+        else {
+            throw fail(
+                "@connection used on a field whose type `\(type)` is not a connection: it needs `edges { cursor node }` and `pageInfo { endCursor hasNextPage hasPreviousPage startCursor }`."
+            )
+        }
+        let names = Set(field.args.map(\.name))
+        for filter in filters ?? [] where !names.contains(filter) {
+            throw fail("@connection(filters:) names `\(filter)`, which is not an argument of `\(field.name)`.")
+        }
+        let forward = names.contains("first") || names.contains("after")
+        let backward = names.contains("last") || names.contains("before")
+        func leaf(_ name: String, _ typeName: String) -> IRSelection {
+            .field(IRField(alias: nil, name: name, args: [], typeName: typeName, plural: false, selections: nil))
+        }
+        var pageFields: [IRSelection] = []
+        if forward || !backward { pageFields += [leaf("endCursor", "String"), leaf("hasNextPage", "Boolean")] }
+        if backward || !forward { pageFields += [leaf("hasPreviousPage", "Boolean"), leaf("startCursor", "String")] }
+        let generated: [IRSelection] = [
+            .field(
+                IRField(
+                    alias: nil, name: "edges", args: [], typeName: edges.typeName, plural: true,
+                    selections: [
+                        leaf("cursor", "String"),
+                        .field(
+                            IRField(
+                                alias: nil, name: "node", args: [], typeName: nodeShape.typeName, plural: false,
+                                selections: [leaf("__typename", "String")])),
+                    ])),
+            .field(
+                IRField(
+                    alias: nil, name: "pageInfo", args: [], typeName: pageInfo.typeName, plural: false,
+                    selections: pageFields)),
+        ]
+        field.selections = (field.selections ?? []) + generated
+        field.connection = IRConnection(key: key, filters: filters)
     }
 
     private func position(of node: any GraphQL.Node) -> IRPosition {

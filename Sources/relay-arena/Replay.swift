@@ -414,7 +414,7 @@ final class ReplayRunner {
             try normalizer.feed(response)
             let payload = try normalizer.finish()
             try environment.run(
-                commit: Commit(payload: payload, source: request), reverting: revert.map { [$0] } ?? [],
+                commit: Commit(payload: payload, source: request, rootID: rootID), reverting: revert.map { [$0] } ?? [],
                 beforeNotify: { repoint(answeredBy: request) })
         } catch {
             self.error(error, index)

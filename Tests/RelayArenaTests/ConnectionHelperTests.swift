@@ -56,7 +56,7 @@ final class ConnectionHelperTests: XCTestCase {
             let connection = store.get(Self.connection)!
             let edge = try ConnectionHandler.createEdge(
                 store, connection: connection, node: store.get("3")!, edgeType: "FriendsEdge")
-            XCTAssertEqual(edge.dataID, "client:\(Self.connection):3")
+            XCTAssertEqual(edge.dataID, "\(Self.connection):3")
             XCTAssertEqual(edge.value("cursor"), .null)  // present, so not missing to a reader
             XCTAssertEqual(edge.linkedRecord("node")?.dataID, "3")
             ConnectionHandler.insertEdgeAfter(connection, edge, cursor: "c1")

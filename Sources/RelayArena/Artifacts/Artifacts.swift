@@ -90,11 +90,14 @@ public struct LinkedField: Sendable, Hashable {
     public var concreteType: String?
     public var plural: Bool
     public var selections: [Selection]
+    /// `@connection` on this field (normalization only): after a publish the connection handler
+    /// merges the server's page into the client connection record the reader reads.
+    public var handle: ConnectionHandle?
     public var responseKey: String { alias ?? name }
 
     public init(
         alias: String? = nil, name: String, args: [Argument] = [], storageKey: String? = nil,
-        concreteType: String?, plural: Bool, selections: [Selection]
+        concreteType: String?, plural: Bool, selections: [Selection], handle: ConnectionHandle? = nil
     ) {
         self.alias = alias
         self.name = name
@@ -103,6 +106,31 @@ public struct LinkedField: Sendable, Hashable {
         self.concreteType = concreteType
         self.plural = plural
         self.selections = selections
+        self.handle = handle
+    }
+}
+
+/// relay's connection handle (`@connection(key:, filters:)`): the client connection record is
+/// kept under `__<key>_connection` with the filter arguments (all but the pagination ones when
+/// `filters` is not given).
+public struct ConnectionHandle: Sendable, Hashable {
+    public var key: String
+    public var filters: [String]?
+
+    public init(key: String, filters: [String]?) {
+        self.key = key
+        self.filters = filters
+    }
+
+    /// `__<key>_connection` (relay's getRelayHandleKey).
+    public var handleName: String { "__\(key)_connection" }
+
+    /// Arguments that never count as filters (relay's ConnectionInterface.isConnectionCall).
+    public static let paginationArguments: Set<String> = ["first", "last", "after", "before", "find", "surrounds"]
+
+    /// The field's arguments that name its connection: `filters`, or all but the pagination ones.
+    public func filterArguments(of args: [Argument]) -> [Argument] {
+        args.filter { filters?.contains($0.name) ?? !Self.paginationArguments.contains($0.name) }
     }
 }
 

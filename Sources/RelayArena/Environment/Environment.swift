@@ -267,8 +267,10 @@ public final class Environment {
     /// (relay's `publish` then `notify(sourceOperation)`).
     @discardableResult
     public func publish(_ payload: NormalizedPayload, source: GraphQLRequest? = nil) throws -> UpdatedRecordIDs {
-        // Under optimistic updates, through the queue: rolled back, committed, applied again.
-        if !appliedUpdates.isEmpty { return try run(commit: Commit(payload: payload, source: source)) }
+        // Under optimistic updates, or with `@connection` fields to merge: through the queue.
+        if !appliedUpdates.isEmpty || source?.operation.normalization.containsConnectionHandle == true {
+            return try run(commit: Commit(payload: payload, source: source))
+        }
         let updated = try store.publishConsuming(payload)
         subscriptions.notify(updated)
         roots.didNotify(source: source.map { ($0.operation, $0.variables) })
@@ -315,7 +317,7 @@ public final class Environment {
                 request, network: network, options: requestOptions, limits: limits, rootID: rootID)
             let update = updater.map { OptimisticUpdate(payload: payload, selector: selector, updater: $0) }
             try run(
-                commit: Commit(payload: payload, update: update, source: request),
+                commit: Commit(payload: payload, update: update, source: request, rootID: rootID),
                 reverting: optimistic.map { [$0] } ?? [])
         } catch {
             if let optimistic { revert(optimistic) }

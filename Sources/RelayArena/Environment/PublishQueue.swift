@@ -18,8 +18,6 @@ public final class OptimisticUpdate {
     let payload: NormalizedPayload?
     let selector: ReadSelector?
     let updater: SelectorStoreUpdater?
-    /// The payload as a store of its own, for the updater's reads (made when first needed).
-    private var payloadStore: RecordStore?
 
     init(payload: NormalizedPayload?, selector: ReadSelector?, updater: SelectorStoreUpdater?) {
         self.payload = payload
@@ -27,15 +25,18 @@ public final class OptimisticUpdate {
         self.updater = updater
     }
 
-    /// Runs the updater (if any) over `store` with the payload read first; the proxy's writes.
+    /// What the update writes besides its payload: the payload's `@connection` fields merged by
+    /// the connection handler, then the updater (if any), over `store` with the payload read
+    /// first; `nil` when there is nothing to write.
     func writes(over store: RecordStore) throws -> RecordSourceProxy? {
-        guard let updater else { return nil }
-        if payloadStore == nil, let payload {
-            payloadStore = try RecordStore(relayJSON: payload.relayJSON())
+        let handles = payload.flatMap { p in selector.map { $0.handleFieldPayloads(in: p) } } ?? []
+        guard updater != nil || !handles.isEmpty else { return nil }
+        let proxy = RecordSourceProxy(store: store, payload: payload, selector: selector)
+        for handle in handles { ConnectionHandler.update(proxy, handle) }
+        if let updater {
+            let data = selector.flatMap { s in payload.map { $0.withSnapshot { s.read($0) } } } ?? ReadResult.empty
+            try updater(proxy, data)
         }
-        let proxy = RecordSourceProxy(store: store, payload: payloadStore, selector: selector)
-        let data = selector.flatMap { s in payloadStore.map { s.read($0) } } ?? ReadResult.empty
-        try updater(proxy, data)
         return proxy
     }
 }
@@ -45,15 +46,32 @@ extension ReadResult {
 }
 
 /// What a run commits to the base, under the optimistic updates.
+@MainActor
 package struct Commit {
     var payload: NormalizedPayload?
     var update: OptimisticUpdate?
     var source: GraphQLRequest?
+    /// Where the payload is rooted (a mutation's `client:local:N`).
+    var rootID: String
 
-    package init(payload: NormalizedPayload? = nil, update: OptimisticUpdate? = nil, source: GraphQLRequest? = nil) {
+    package init(
+        payload: NormalizedPayload? = nil, update: OptimisticUpdate? = nil, source: GraphQLRequest? = nil,
+        rootID: String = RecordStore.rootID
+    ) {
         self.payload = payload
-        self.update = update
         self.source = source
+        self.rootID = rootID
+        // A response's `@connection` fields are merged by the handler: an update with no updater.
+        if update == nil, let payload, let source, source.operation.normalization.containsConnectionHandle {
+            self.update = OptimisticUpdate(
+                payload: payload,
+                selector: ReadSelector(
+                    node: .operation(source.operation), dataID: rootID, variables: source.variables,
+                    owner: FragmentOwner(operation: source.operation, variables: source.variables)),
+                updater: nil)
+        } else {
+            self.update = update
+        }
     }
 }
 

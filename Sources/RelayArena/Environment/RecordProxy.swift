@@ -32,7 +32,7 @@ public final class RecordSourceProxy {
     }
 
     private let store: RecordStore
-    private let payload: RecordStore?
+    private let payload: (any SnapshotReadable)?
     /// The operation whose response is committed, read at its root (`rootField`).
     private let selector: ReadSelector?
     private var written: [String: Entry] = [:]
@@ -41,7 +41,7 @@ public final class RecordSourceProxy {
     /// Whether the updater called `invalidateStore()`.
     public private(set) var isStoreInvalidated = false
 
-    init(store: RecordStore, payload: RecordStore? = nil, selector: ReadSelector? = nil) {
+    init(store: RecordStore, payload: (any SnapshotReadable)? = nil, selector: ReadSelector? = nil) {
         self.store = store
         self.payload = payload
         self.selector = selector
@@ -126,13 +126,20 @@ public final class RecordSourceProxy {
         return nil
     }
 
+    /// relay's `generateClientID`: `<id>:<key>[:<index>]`, with `client:` in front unless the ID
+    /// has it already.
+    public static func clientID(_ id: String, _ key: String, _ index: Int? = nil) -> String {
+        let text = id + ":" + key + (index.map { ":\($0)" } ?? "")
+        return text.hasPrefix("client:") ? text : "client:" + text
+    }
+
     /// Marks the whole store outdated when the update is committed (ignored in an optimistic one,
     /// as relay ignores it).
     public func invalidateStore() { isStoreInvalidated = true }
 
     // MARK: Reading through the layers
 
-    private var layers: [RecordStore] { payload.map { [$0, store] } ?? [store] }
+    private var layers: [any SnapshotReadable] { payload.map { [$0, store] } ?? [store] }
 
     func typename(of dataID: String) -> String? {
         switch written[dataID] {
@@ -329,7 +336,7 @@ public struct RecordProxy {
     {
         if let linked = linkedRecord(name, args) { return linked }
         let key = Self.key(name, args)
-        let id = "client:\(dataID):\(key)"
+        let id = RecordSourceProxy.clientID(dataID, key)
         let record =
             source.get(id) ?? (try? source.create(id, typename: typename)) ?? RecordProxy(source: source, dataID: id)
         source.set(dataID, key, .link(id))
@@ -369,7 +376,7 @@ public enum ConnectionHandler {
     /// The data ID of that record: `client:<recordID>:__<key>_connection(<filters>)` (what
     /// `connections:` arguments name).
     public static func connectionID(_ recordID: String, key: String, filters: [String: JSONValue] = [:]) -> String {
-        "client:\(recordID):" + RecordProxy.key(handleKey(key), filters)
+        RecordSourceProxy.clientID(recordID, RecordProxy.key(handleKey(key), filters))
     }
 
     /// An edge for `node` in `connection`: `client:<connectionID>:<nodeID>` (the existing one
@@ -377,7 +384,7 @@ public enum ConnectionHandler {
     public static func createEdge(
         _ store: RecordSourceProxy, connection: RecordProxy, node: RecordProxy, edgeType: String
     ) throws -> RecordProxy {
-        let id = "client:\(connection.dataID):\(node.dataID)"
+        let id = RecordSourceProxy.clientID(connection.dataID, node.dataID)
         let edge = try store.get(id) ?? store.create(id, typename: edgeType)
         edge.setLinkedRecord(node, "node")
         if edge.value("cursor") == nil { edge.setValue(.null, "cursor") }

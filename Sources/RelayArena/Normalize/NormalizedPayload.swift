@@ -14,3 +14,17 @@ public final class NormalizedPayload: @unchecked Sendable {
     /// The payload's records as relay toJSON JSON.
     public func relayJSON() -> [UInt8] { delta.exportJSON() }
 }
+
+/// Records read through a store snapshot: a store, or a payload not yet published (what an
+/// updater's proxy reads below its own writes).
+protocol SnapshotReadable: AnyObject {
+    func withSnapshot<R>(_ body: (StoreSnapshot) throws -> R) rethrows -> R
+}
+
+extension RecordStore: SnapshotReadable {}
+
+extension NormalizedPayload: SnapshotReadable {
+    func withSnapshot<R>(_ body: (StoreSnapshot) throws -> R) rethrows -> R {
+        try delta.withSnapshotReader { try body(StoreSnapshot(reader: $0)) }
+    }
+}

@@ -52,8 +52,11 @@ struct ReferenceMarker {
             case .scalarField, .fragmentSpread:
                 continue
             case .linkedField(let f):
-                if let key = s.symbol(StorageKey.of(f, variables)) {
-                    steps.append(.link(key: key, next: plan(f.selections, s, variables)))
+                let next = plan(f.selections, s, variables)
+                if let key = s.symbol(StorageKey.of(f, variables)) { steps.append(.link(key: key, next: next)) }
+                // A connection's client record, under its handle key, holds the same selections.
+                if let handle = f.handle, let key = s.symbol(handle.storageKey(f, variables)) {
+                    steps.append(.link(key: key, next: next))
                 }
             case .condition(let c):
                 if (variables[c.variable] ?? .null).isTruthy == c.passingValue {

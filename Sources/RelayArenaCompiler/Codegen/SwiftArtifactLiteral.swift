@@ -64,6 +64,11 @@ struct SwiftArtifactLiteral {
             out += "args: \(Self.arguments(f.args)), storageKey: \(Self.optional(f.storageKey)), "
             out += "concreteType: \(Self.optional(f.concreteType)), plural: \(f.plural), selections: "
             selections(f.selections, indent: indent)
+            if let handle = f.handle {
+                out += ", handle: ConnectionHandle(key: \(SwiftName.literal(handle.key)), filters: "
+                out += handle.filters.map { "[" + $0.map(SwiftName.literal).joined(separator: ", ") + "]" } ?? "nil"
+                out += ")"
+            }
             out += "))"
         case .condition(let c):
             out +=

@@ -1,0 +1,202 @@
+// relay's ConnectionHandler.update, run inside publish for each `@connection` field a payload
+// holds: the server's page (stored under the field's own storage key) is merged into the client
+// connection record (`client:<parent>:__<key>_connection(<filters>)`) the reader reads: edges get
+// IDs `client:<connection>:edges:<n>` from `__connection_next_edge_index`, forward and backward
+// pages merge with nodes de-duplicated, and page info follows relay's rules.
+
+/// One `@connection` field in a payload (relay's HandleFieldPayload).
+struct HandleFieldPayload {
+    /// The record holding the field.
+    var dataID: String
+    /// The server field's storage key.
+    var fieldKey: String
+    /// The handle's storage key: `__<key>_connection(<filters>)`.
+    var handleKey: String
+    /// The field's arguments (after, before, first, last, …), resolved.
+    var args: [String: JSONValue]
+}
+
+extension ConnectionHandle {
+    /// The handle's storage key for `field` with `variables`.
+    func storageKey(_ field: LinkedField, _ variables: Variables) -> String {
+        StorageKey.format(name: handleName, args: filterArguments(of: field.args), variables: variables)
+    }
+}
+
+extension Array where Element == Selection {
+    /// Whether a `@connection` field is anywhere in these selections.
+    var containsConnectionHandle: Bool {
+        contains { selection in
+            switch selection {
+            case .linkedField(let f): return f.handle != nil || f.selections.containsConnectionHandle
+            case .condition(let c): return c.selections.containsConnectionHandle
+            case .inlineFragment(let i): return i.selections.containsConnectionHandle
+            case .scalarField, .typeDiscriminator, .fragmentSpread: return false
+            }
+        }
+    }
+}
+
+extension ReadSelector {
+    /// The `@connection` fields `payload` holds, found by walking the operation's normalization
+    /// selections through it from the selector's root (none for an operation without one).
+    func handleFieldPayloads(in payload: NormalizedPayload) -> [HandleFieldPayload] {
+        guard case .operation(let operation) = node, operation.normalization.containsConnectionHandle else { return [] }
+        var found: [HandleFieldPayload] = []
+        payload.withSnapshot { s in
+            func walk(_ selections: [Selection], _ dataID: String, depth: Int) {
+                guard depth < 1000, case .record(let record) = s.record(dataID) else { return }
+                for selection in selections {
+                    switch selection {
+                    case .linkedField(let f):
+                        let key = StorageKey.of(f, variables)
+                        guard let value = s.field(record, key) else { continue }
+                        if let handle = f.handle {
+                            var args: [String: JSONValue] = [:]
+                            for arg in f.args { args[arg.name] = arg.value.resolve(variables) }
+                            found.append(
+                                HandleFieldPayload(
+                                    dataID: dataID, fieldKey: key, handleKey: handle.storageKey(f, variables),
+                                    args: args))
+                        }
+                        switch value {
+                        case .link(let id): walk(f.selections, s.text(id).string, depth: depth + 1)
+                        case .links(let ids):
+                            for id in ids { if let id { walk(f.selections, s.text(id).string, depth: depth + 1) } }
+                        default: break
+                        }
+                    case .condition(let c): walk(c.selections, dataID, depth: depth)
+                    case .inlineFragment(let i): walk(i.selections, dataID, depth: depth)
+                    case .scalarField, .typeDiscriminator, .fragmentSpread: continue
+                    }
+                }
+            }
+            walk(operation.normalization, dataID, depth: 0)
+        }
+        return found
+    }
+}
+
+extension ConnectionHandler {
+    /// relay's `ConnectionHandler.update`: merges the server connection `payload` names into the
+    /// client connection. A page whose `after` (`before`) cursor is not the client's end (start)
+    /// cursor changes nothing, as in relay (which warns).
+    static func update(_ store: RecordSourceProxy, _ payload: HandleFieldPayload) {
+        guard let record = store.get(payload.dataID) else { return }
+        guard let serverConnection = record.linkedRecord(payload.fieldKey) else {
+            record.setValue(.null, payload.handleKey)
+            return
+        }
+        let serverPageInfo = serverConnection.linkedRecord("pageInfo")
+        let clientConnectionID = RecordSourceProxy.clientID(payload.dataID, payload.handleKey)
+        let clientConnectionField = record.linkedRecord(payload.handleKey)
+        guard let connection = clientConnectionField ?? store.get(clientConnectionID) else {
+            // The first page: a client connection like the server's, its edges given client IDs.
+            guard let connection = try? store.create(clientConnectionID, typename: serverConnection.typename) else {
+                return
+            }
+            connection.setValue(.int(0), nextEdgeIndex)
+            connection.copyFields(from: serverConnection)
+            if let serverEdges = serverConnection.linkedRecords("edges") {
+                connection.setLinkedRecords(serverEdges.map { buildEdge(store, connection, $0) }, "edges")
+            }
+            record.setLinkedRecord(connection, payload.handleKey)
+            let pageInfoID = RecordSourceProxy.clientID(connection.dataID, "pageInfo")
+            let pageInfo = store.get(pageInfoID) ?? (try? store.create(pageInfoID, typename: "PageInfo"))
+            if let pageInfo {
+                pageInfo.setValue(.bool(false), "hasNextPage")
+                pageInfo.setValue(.bool(false), "hasPreviousPage")
+                pageInfo.setValue(.null, "endCursor")
+                pageInfo.setValue(.null, "startCursor")
+                if let serverPageInfo { pageInfo.copyFields(from: serverPageInfo) }
+                connection.setLinkedRecord(pageInfo, "pageInfo")
+            }
+            return
+        }
+        if clientConnectionField == nil { record.setLinkedRecord(connection, payload.handleKey) }
+        let clientPageInfo = connection.linkedRecord("pageInfo")
+        let prevEdges = connection.linkedRecords("edges")
+        let prevPageInfo = clientPageInfo
+        // (Edge indices are taken even for edges the merge then drops.)
+        let serverEdges = serverConnection.linkedRecords("edges")?.map { buildEdge(store, connection, $0) }
+        let index = connection.value(nextEdgeIndex)
+        connection.copyFields(from: serverConnection)
+        if let index { connection.setValue(index, nextEdgeIndex) }
+        if let prevEdges { connection.setLinkedRecords(prevEdges, "edges") }
+        if let prevPageInfo { connection.setLinkedRecord(prevPageInfo, "pageInfo") }
+        let after = payload.args["after"].flatMap { $0 == .null ? nil : $0 }
+        let before = payload.args["before"].flatMap { $0 == .null ? nil : $0 }
+        var nextEdges: [RecordProxy?]?
+        if let prevEdges, let serverEdges {
+            if let after {
+                guard let clientPageInfo, clientPageInfo.value("endCursor") == after else { return }
+                var merged: [RecordProxy?] = []
+                var nodeIDs = Set<String>()
+                merge(prevEdges, into: &merged, &nodeIDs)
+                merge(serverEdges, into: &merged, &nodeIDs)
+                nextEdges = merged
+            } else if let before {
+                guard let clientPageInfo, clientPageInfo.value("startCursor") == before else { return }
+                var merged: [RecordProxy?] = []
+                var nodeIDs = Set<String>()
+                merge(serverEdges, into: &merged, &nodeIDs)
+                merge(prevEdges, into: &merged, &nodeIDs)
+                nextEdges = merged
+            } else {
+                nextEdges = serverEdges
+            }
+        } else {
+            nextEdges = serverEdges ?? prevEdges
+        }
+        if let nextEdges, nextEdges.map({ $0?.dataID }) != prevEdges?.map({ $0?.dataID }) {
+            connection.setLinkedRecords(nextEdges, "edges")
+        }
+        // Page info changes even when no edge came back.
+        guard let clientPageInfo, let serverPageInfo else { return }
+        let truthy = { (name: String) -> Bool in
+            payload.args[name].map { $0 != .null && $0 != .bool(false) && $0 != .int(0) } ?? false
+        }
+        if after == nil && before == nil {
+            clientPageInfo.copyFields(from: serverPageInfo)
+        } else if before != nil || (after == nil && truthy("last")) {
+            clientPageInfo.setValue(.bool(serverPageInfo.value("hasPreviousPage") == .bool(true)), "hasPreviousPage")
+            if case .string? = serverPageInfo.value("startCursor") {
+                clientPageInfo.setValue(serverPageInfo.value("startCursor")!, "startCursor")
+            }
+        } else if after != nil || (before == nil && truthy("first")) {
+            clientPageInfo.setValue(.bool(serverPageInfo.value("hasNextPage") == .bool(true)), "hasNextPage")
+            if case .string? = serverPageInfo.value("endCursor") {
+                clientPageInfo.setValue(serverPageInfo.value("endCursor")!, "endCursor")
+            }
+        }
+    }
+
+    static let nextEdgeIndex = "__connection_next_edge_index"
+
+    /// relay's `buildConnectionEdge`: `client:<connection>:edges:<index>`, a copy of the server's
+    /// edge, its cursor null when absent.
+    private static func buildEdge(_ store: RecordSourceProxy, _ connection: RecordProxy, _ edge: RecordProxy?)
+        -> RecordProxy?
+    {
+        guard let edge else { return nil }
+        guard case .int(let index)? = connection.value(nextEdgeIndex) else { return nil }
+        let id = RecordSourceProxy.clientID(connection.dataID, "edges", Int(index))
+        guard let built = store.get(id) ?? (try? store.create(id, typename: edge.typename)) else { return nil }
+        built.copyFields(from: edge)
+        if built.value("cursor") == nil { built.setValue(.null, "cursor") }
+        connection.setValue(.int(index + 1), nextEdgeIndex)
+        return built
+    }
+
+    /// relay's `mergeEdges`: null edges skipped, an edge whose node is already there dropped.
+    private static func merge(_ source: [RecordProxy?], into target: inout [RecordProxy?], _ nodeIDs: inout Set<String>)
+    {
+        for edge in source {
+            guard let edge else { continue }
+            if let node = edge.linkedRecord("node") {
+                guard nodeIDs.insert(node.dataID).inserted else { continue }
+            }
+            target.append(edge)
+        }
+    }
+}

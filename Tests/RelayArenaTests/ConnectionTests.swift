@@ -1,0 +1,208 @@
+// `@connection` as relay-runtime has it: compiled (the reader reads the handle, the query asks for
+// cursors and page info), and merged by the connection handler inside publish — the reference's
+// worked example: a first page, the next page (its duplicate node dropped), a page with a stale
+// cursor (nothing changes), a refetch (edges replaced), another filter (another connection), a
+// null connection; collection keeps what the handle reaches.
+import Foundation
+import RelayArena
+import RelayArenaCompiler
+import RelayArenaTestSupport
+import XCTest
+
+@MainActor
+final class ConnectionTests: XCTestCase {
+    nonisolated static let schema = try! Fixtures.text("todo.graphql")
+    nonisolated static let docs = try! Compiler(schema: GraphQLSourceFile(name: "todo.graphql", text: schema)).compile([
+        GraphQLSourceFile(
+            name: "list.graphql",
+            text: """
+                query ListQuery($count: Int!, $cursor: String, $status: String) {
+                  user(id: "me") {
+                    id
+                    todos(first: $count, after: $cursor, status: $status) @connection(key: "List_todos", filters: ["status"]) {
+                      edges { node { id text } }
+                    }
+                  }
+                }
+                """)
+    ])
+    static let list = docs.operations["ListQuery"]!
+    static let any = #"client:me:__List_todos_connection(status:"any")"#
+
+    func page(_ edges: [(cursor: String, id: String)], end: String?, hasNext: Bool, start: String? = nil) -> [UInt8] {
+        let e = edges.map {
+            #"{"cursor":"\#($0.cursor)","node":{"id":"\#($0.id)","text":"\#($0.id) text","__typename":"Todo"}}"#
+        }
+        let quote = { (s: String?) in s.map { "\"\($0)\"" } ?? "null" }
+        return Array(
+            (#"{"data":{"user":{"id":"me","todos":{"edges":["# + e.joined(separator: ",")
+                + #"],"pageInfo":{"endCursor":\#(quote(end)),"hasNextPage":\#(hasNext),"hasPreviousPage":false,"startCursor":\#(quote(start))}}}}}"#)
+                .utf8)
+    }
+
+    func records(_ environment: Environment) throws -> [String: Any] {
+        try JSONSerialization.jsonObject(with: Data(environment.store.relayJSON())) as! [String: Any]
+    }
+
+    /// The client connection's edges as their IDs' last part and their nodes.
+    func edges(_ environment: Environment, _ connection: String = any) throws -> [String] {
+        let all = try records(environment)
+        let refs = ((all[connection] as! [String: Any])["edges"] as! [String: Any])["__refs"] as! [String]
+        return refs.map { ref in
+            let node = ((all[ref] as! [String: Any])["node"] as! [String: Any])["__ref"] as! String
+            return ref.replacingOccurrences(of: connection + ":edges:", with: "") + "→" + node
+        }
+    }
+
+    func pageInfo(_ environment: Environment, _ connection: String = any) throws -> [String: Any] {
+        var info = try records(environment)[connection + ":pageInfo"] as! [String: Any]
+        info["__id"] = nil
+        info["__typename"] = nil
+        return info
+    }
+
+    func testArtifacts() async throws {
+        guard case .linkedField(let user) = Self.list.reader[0],
+            case .linkedField(let todos) = user.selections.first(where: {
+                if case .linkedField(let f) = $0 { return f.responseKey == "todos" } else { return false }
+            })!
+        else { return XCTFail("no user.todos in \(Self.list.reader)") }
+        XCTAssertEqual(todos.name, "__List_todos_connection")
+        XCTAssertEqual(todos.args.map(\.name), ["status"])
+        XCTAssertNil(todos.handle)
+        XCTAssertTrue(Self.list.text.contains("cursor"), Self.list.text)
+        XCTAssertTrue(Self.list.text.contains("pageInfo"), Self.list.text)
+        XCTAssertTrue(Self.list.text.contains("hasNextPage"), Self.list.text)
+        XCTAssertFalse(Self.list.text.contains("@connection"), Self.list.text)
+    }
+
+    func testPagesMergeAsRelayMergesThem() async throws {
+        let (environment, _) = Environment.mock()
+        try environment.commitPayload(
+            Self.list, variables: ["count": .int(2), "status": .string("any")],
+            response: page([("c1", "t1"), ("c2", "t2")], end: "c2", hasNext: true, start: "c1"))
+        XCTAssertEqual(try edges(environment), ["0→t1", "1→t2"])
+        XCTAssertEqual(
+            (try records(environment)[Self.any] as! [String: Any])["__connection_next_edge_index"] as? Int, 2)
+        XCTAssertEqual(try pageInfo(environment)["endCursor"] as? String, "c2")
+        XCTAssertEqual(try pageInfo(environment)["hasNextPage"] as? Bool, true)
+        let read = { () -> [String] in
+            let data = environment.store.read(
+                operation: Self.list, variables: ["count": .int(2), "status": .string("any")]
+            ).data
+            guard case .array(let edges)? = data?["user"]?["todos"]?["edges"] else { return [] }
+            return edges.compactMap { edge in
+                guard case .string(let text)? = edge["node"]?["text"] else { return nil }
+                return text
+            }
+        }
+        XCTAssertEqual(read(), ["t1 text", "t2 text"])
+
+        // The next page, after the end cursor: appended, the node seen before dropped (its edge
+        // index taken all the same).
+        try environment.commitPayload(
+            Self.list, variables: ["count": .int(2), "cursor": .string("c2"), "status": .string("any")],
+            response: page([("c3", "t3"), ("c4", "t2")], end: "c4", hasNext: false))
+        XCTAssertEqual(try edges(environment), ["0→t1", "1→t2", "2→t3"])
+        XCTAssertEqual(
+            (try records(environment)[Self.any] as! [String: Any])["__connection_next_edge_index"] as? Int, 4)
+        XCTAssertEqual(try pageInfo(environment)["endCursor"] as? String, "c4")
+        XCTAssertEqual(try pageInfo(environment)["hasNextPage"] as? Bool, false)
+        // A forward connection selects no start cursor: it stays as the first page made it.
+        XCTAssertTrue(try pageInfo(environment)["startCursor"] is NSNull)
+        XCTAssertEqual(read(), ["t1 text", "t2 text", "t3 text"])
+
+        // A page after a cursor that is not the end: the edges and page info do not change
+        // (relay's handler has given the page's edges their indices already: the next is 5).
+        let edgesBefore = try edges(environment)
+        let infoBefore = NSDictionary(dictionary: try pageInfo(environment))
+        try environment.commitPayload(
+            Self.list, variables: ["count": .int(2), "cursor": .string("c2"), "status": .string("any")],
+            response: page([("c9", "t9")], end: "c9", hasNext: true))
+        XCTAssertEqual(try edges(environment), edgesBefore)
+        XCTAssertEqual(NSDictionary(dictionary: try pageInfo(environment)), infoBefore)
+        XCTAssertEqual(
+            (try records(environment)[Self.any] as! [String: Any])["__connection_next_edge_index"] as? Int, 5)
+
+        // A refetch (no cursor): the edges are replaced, the page info too.
+        try environment.commitPayload(
+            Self.list, variables: ["count": .int(2), "status": .string("any")],
+            response: page([("c5", "t5"), ("c6", "t6")], end: "c6", hasNext: true, start: "c5"))
+        XCTAssertEqual(try edges(environment), ["5→t5", "6→t6"])
+        XCTAssertEqual(try pageInfo(environment)["endCursor"] as? String, "c6")
+        XCTAssertEqual(try pageInfo(environment)["hasNextPage"] as? Bool, true)
+        XCTAssertEqual(read(), ["t5 text", "t6 text"])
+
+        // Another filter: another connection beside the first.
+        try environment.commitPayload(
+            Self.list, variables: ["count": .int(1), "status": .string("done")],
+            response: page([("d1", "t1")], end: "d1", hasNext: false))
+        let done = #"client:me:__List_todos_connection(status:"done")"#
+        XCTAssertEqual(try edges(environment, done), ["0→t1"])
+        XCTAssertEqual(try edges(environment), ["5→t5", "6→t6"])
+
+        // A null connection: the handle is null, the reader reads null.
+        try environment.commitPayload(
+            Self.list, variables: ["count": .int(1), "status": .string("done")],
+            response: Array(#"{"data":{"user":{"id":"me","todos":null}}}"#.utf8))
+        let me = try records(environment)["me"] as! [String: Any]
+        XCTAssertTrue(me[#"__List_todos_connection(status:"done")"#] is NSNull)
+        let data = environment.store.read(
+            operation: Self.list, variables: ["count": .int(1), "status": .string("done")]
+        ).data
+        XCTAssertEqual(data?["user"]?["todos"], .null)
+    }
+
+    /// A subscription to the list hears of the next page; collection keeps the client connection
+    /// and its edges for the retained query.
+    func testSubscribersAndCollectionFollowTheHandle() async throws {
+        let (environment, _) = Environment.mock()
+        let first: Variables = ["count": .int(2), "status": .string("any")]
+        try environment.commitPayload(
+            Self.list, variables: first, response: page([("c1", "t1"), ("c2", "t2")], end: "c2", hasNext: true))
+        var heard = 0
+        _ = environment.subscribe(
+            ReadSelector(
+                node: .operation(Self.list), dataID: RecordStore.rootID, variables: first,
+                owner: FragmentOwner(operation: Self.list, variables: first))
+        ) { _ in heard += 1 }
+        try environment.commitPayload(
+            Self.list, variables: ["count": .int(2), "cursor": .string("c2"), "status": .string("any")],
+            response: page([("c3", "t3")], end: "c3", hasNext: false))
+        XCTAssertEqual(heard, 1)
+        let retained = environment.retain(Self.list, variables: first)
+        defer { retained.dispose() }
+        let removed = Array(try environment.roots.collect(in: environment.store))
+        XCTAssertFalse(removed.contains(Self.any), "\(removed)")
+        XCTAssertFalse(removed.contains(Self.any + ":edges:2"), "\(removed)")
+        XCTAssertFalse(removed.contains("t3"), "\(removed)")
+        XCTAssertEqual(try edges(environment), ["0→t1", "1→t2", "2→t3"])
+    }
+
+    func testAConnectionDirectiveOnAnythingButAConnectionIsAnError() async throws {
+        let compiler = try Compiler(schema: GraphQLSourceFile(name: "todo.graphql", text: Self.schema))
+        let cases = [
+            (
+                #"query A { user(id: "me") { friends(first: 2) @connection(key: "A_friends") { id } } }"#,
+                "not a connection"
+            ),
+            (
+                #"query B { user(id: "me") { todos(first: 2) @connection(key: "B_list") { edges { node { id } } } } }"#,
+                "<SomeName>_todos"
+            ),
+            (
+                #"query C { user(id: "me") { todos(first: 2) @connection(filters: ["status"]) { edges { node { id } } } } }"#,
+                "`key`"
+            ),
+            (
+                #"query D { user(id: "me") { todos(first: 2) @connection(key: "D_todos", filters: ["nope"]) { edges { node { id } } } } }"#,
+                "`nope`"
+            ),
+        ]
+        for (text, says) in cases {
+            XCTAssertThrowsError(try compiler.compile([GraphQLSourceFile(name: "bad.graphql", text: text)])) {
+                XCTAssertTrue("\($0)".contains(says), "\(text): \($0)")
+            }
+        }
+    }
+}
