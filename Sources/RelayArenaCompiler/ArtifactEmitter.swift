@@ -38,7 +38,9 @@ struct ArtifactEmitter {
                             alias: field.responseKey, name: handle.handleName,
                             args: kept.map { Argument(name: $0.name, value: Self.argumentValue($0.value)) },
                             storageKey: Self.staticStorageKey(name: handle.handleName, args: kept),
-                            concreteType: concreteType, plural: field.plural, selections: selections(inner)))
+                            concreteType: concreteType, plural: field.plural, selections: selections(inner),
+                            handle: ConnectionHandle(
+                                key: connection.key, filters: connection.filters, fieldName: field.name)))
                 }
                 return .linkedField(
                     LinkedField(

@@ -95,7 +95,32 @@ struct RefetchSynthesis {
         fragments[name] = fragment
         return RefetchOperation(
             fragment: name, name: queryName, variables: variables, selections: selections,
-            metadata: RefetchMetadata(operation: queryName, fragmentPathInResult: path, identifierField: identifier))
+            metadata: RefetchMetadata(
+                operation: queryName, fragmentPathInResult: path, identifierField: identifier,
+                connection: Self.connection(in: fragment.selections, path: [])))
+    }
+
+    /// The first `@connection` field in the fragment's own selections (through linked fields),
+    /// with the variables its pagination arguments use.
+    static func connection(in selections: [IRSelection], path: [String]) -> ConnectionMetadata? {
+        for selection in selections {
+            guard case .field(let field) = selection, let inner = field.selections else { continue }
+            guard field.connection != nil else {
+                if let found = connection(in: inner, path: path + [field.responseKey]) { return found }
+                continue
+            }
+            func variable(_ name: String) -> String? {
+                guard case .variable(let v)? = field.args.first(where: { $0.name == name })?.value else { return nil }
+                return v
+            }
+            let forward = variable("first").flatMap { c in variable("after").map { PageVariables(count: c, cursor: $0) }
+            }
+            let backward = variable("last").flatMap { c in
+                variable("before").map { PageVariables(count: c, cursor: $0) }
+            }
+            return ConnectionMetadata(path: path + [field.responseKey], forward: forward, backward: backward)
+        }
+        return nil
     }
 
     private func isNodeLike(_ type: String) -> Bool {

@@ -66,6 +66,7 @@ enum ReplayStep {
     case publish(operation: OperationArtifact, variables: Variables, response: [UInt8], rootID: String, revert: String?)
     case optimistic(name: String, operation: OperationArtifact, variables: Variables, response: [UInt8])
     case revert(name: String)
+    case loadMore(name: String, count: Int, forward: Bool)
     case subscribe(name: String, selector: ReadSelector)
     case unsubscribe(name: String)
     case refetch(name: String, variables: Variables)
@@ -82,7 +83,7 @@ enum ReplayStep {
 /// Checks a whole script before anything runs: every error names the step's index.
 enum ReplayScript {
     /// Steps the contract lists whose semantics are not built yet: refused as unknown.
-    static let notBuilt: Set<String> = ["load_next", "load_previous"]
+    static let notBuilt: Set<String> = []
 
     static func steps(_ text: [UInt8], _ compiled: CompilationResult) throws -> [ReplayStep] {
         let script = try ScriptJSON.parse(text)
@@ -191,6 +192,22 @@ enum ReplayScript {
                     throw step.fail("subscription `\(name)` does not read a @refetchable fragment")
                 }
                 steps.append(.refetch(name: name, variables: variables))
+            case "load_next", "load_previous":
+                let name = try step.string("name")
+                guard let count = item["count"]?.jsonValue, case .int(let n) = count, n >= 0 else {
+                    throw step.fail("`count` must be a whole number, 0 or more")
+                }
+                guard let fragment = made[name] else { throw step.fail("no subscription named `\(name)` was made") }
+                guard active.contains(name) else { throw step.fail("subscription `\(name)` has ended") }
+                let forward = kind == "load_next"
+                guard let fragment, let connection = compiled.refetch[fragment.name]?.connection,
+                    (forward ? connection.forward : connection.backward) != nil
+                else {
+                    throw step.fail(
+                        "subscription `\(name)` does not read a pagination fragment (@refetchable with a @connection paged "
+                            + (forward ? "by first/after)" : "by last/before)"))
+                }
+                steps.append(.loadMore(name: name, count: Int(n), forward: forward))
             case "retain":
                 let name = try step.string("name")
                 let operation = try step.operation("operation", docs)
@@ -285,6 +302,8 @@ final class ReplayRunner {
     /// Refetch requests not answered yet, by subscription name: a publish of the same request
     /// points the subscription at the refetch query's result.
     private var pending: [String: GraphQLRequest] = [:]
+    /// Page requests not answered yet, by subscription name (the subscription keeps its owner).
+    private var pendingPages: [String: GraphQLRequest] = [:]
     private var output: [UInt8] = []
 
     init(
@@ -344,6 +363,7 @@ final class ReplayRunner {
             guard let id = ids.removeValue(forKey: name) else { return }  // ended already: nothing
             subscriptions.unsubscribe(id)
             pending[name] = nil
+            pendingPages[name] = nil
         case .refetch(let name, let given):
             guard let id = ids[name], let selector = subscriptions.selector(id),
                 case .fragment(let fragment) = selector.node,
@@ -358,6 +378,8 @@ final class ReplayRunner {
             emit(
                 "{\"event\":\"request\",\"name\":\(ReadValue.string(name).jsonText),\"operation\":"
                     + "\(ReadValue.string(query.name).jsonText),\"variables\":\(request.variablesJSON)}")
+        case .loadMore(let name, let count, let forward):
+            loadMore(name, count: count, forward: forward)
         case .retain(let name, let operation, let variables):
             retains[name] = roots.retain(operation, variables: variables)
         case .release(let name):
@@ -421,8 +443,46 @@ final class ReplayRunner {
         }
     }
 
+    /// relay's `loadNext` / `loadPrevious`: the page query's variables from the connection's page
+    /// info in the subscription's data, or `skipped` where relay sends nothing (no data, or this
+    /// subscription's last page request unanswered). Like relay, `hasNextPage` is not checked.
+    private func loadMore(_ name: String, count: Int, forward: Bool) {
+        guard let id = ids[name], let selector = subscriptions.selector(id),
+            case .fragment(let fragment) = selector.node,
+            let metadata = compiled.refetch[fragment.name], let connection = metadata.connection,
+            let query = compiled.documents.operations[metadata.operation]
+        else { return }  // checked before running
+        func skipped(_ why: String) { emit("{\"event\":\"request\",\"skipped\":\(ReadValue.string(why).jsonText)}") }
+        if pendingPages[name] != nil { return skipped("a page request of `\(name)` is still unanswered") }
+        guard let data = selector.read(store).data, !data.isNull else { return skipped("the fragment's data is null") }
+        var value: ReadValue? = data
+        for key in connection.path { value = value?[key] }
+        let cursorKey = forward ? "endCursor" : "startCursor"
+        var cursor: JSONValue = .null
+        if case .string(let c)? = value?["pageInfo"]?[cursorKey] { cursor = .string(c) }
+        var given: Variables = [:]
+        let (this, other) =
+            forward ? (connection.forward, connection.backward) : (connection.backward, connection.forward)
+        if let other {
+            given[other.cursor] = .null
+            given[other.count] = .null
+        }
+        if let this {
+            given[this.cursor] = cursor
+            given[this.count] = .int(Int64(count))
+        }
+        let variables = metadata.refetchVariables(
+            query: query, owner: selector.owner, fragment: selector.variables, given: given, dataID: selector.dataID)
+        let request = GraphQLRequest(operation: query, variables: variables)
+        pendingPages[name] = request
+        emit(
+            "{\"event\":\"request\",\"name\":\(ReadValue.string(name).jsonText),\"operation\":"
+                + "\(ReadValue.string(query.name).jsonText),\"variables\":\(request.variablesJSON)}")
+    }
+
     /// Points the subscriptions whose refetch `request` answers at the refetch query's result.
     private func repoint(answeredBy request: GraphQLRequest) {
+        for (name, page) in pendingPages where page == request { pendingPages[name] = nil }
         let operation = request.operation
         let answered = pending.filter { $0.value == request }.compactMap { name, _ in ids[name].map { (name, $0) } }
         for (name, id) in answered.sorted(by: { $0.1 < $1.1 }) {

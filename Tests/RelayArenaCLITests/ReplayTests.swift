@@ -460,6 +460,48 @@ final class ReplayTests: XCTestCase {
         XCTAssertTrue(out[7].contains(#""text":"server""#), out[7])
     }
 
+    /// A pagination fragment's `load_next`: the page query's variables from the connection's end
+    /// cursor; nothing while its request is unanswered; the page merged into the connection.
+    func testLoadNextBuildsThePageQueryAndThePageMerges() throws {
+        let documents = """
+            query Q2 { user(id: "me") { ...Pag } }
+            fragment Pag on User @refetchable(queryName: "PagQuery")
+              @argumentDefinitions(count: {type: "Int", defaultValue: 1}, cursor: {type: "String"}) {
+              todos(first: $count, after: $cursor) @connection(key: "Pag_todos") { edges { node { id text } } }
+            }
+            """
+        func edge(_ cursor: String, _ id: String) -> String {
+            #"{"cursor":"\#(cursor)","node":{"__typename":"Todo","id":"\#(id)","text":"\#(id)"}}"#
+        }
+        let first =
+            #"{"step":"publish","operation":"Q2","variables":{},"response":{"data":{"user":{"__typename":"User","id":"u","todos":{"edges":["#
+            + edge("c1", "t1") + #"],"pageInfo":{"endCursor":"c1","hasNextPage":true}}}}}}"#
+        let next =
+            #"{"step":"publish","operation":"PagQuery","variables":{"count":2,"cursor":"c1","id":"u"},"response":{"data":{"node":{"__typename":"User","id":"u","todos":{"edges":["#
+            + edge("c2", "t2") + "," + edge("c3", "t3") + #"],"pageInfo":{"endCursor":"c3","hasNextPage":false}}}}}}"#
+        let script = [
+            first, #"{"step":"subscribe","name":"p","fragment":"Pag","operation":"Q2","variables":{},"id":"u"}"#,
+            #"{"step":"load_next","name":"p","count":2}"#, #"{"step":"load_next","name":"p","count":2}"#, next,
+            #"{"step":"load_next","name":"p","count":5}"#,
+        ]
+        let r = try replay("[" + script.joined(separator: ",") + "]", documents: documents)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let out = lines(r)
+        XCTAssertEqual(out.count, 5, r.stdoutText)
+        guard out.count == 5 else { return }
+        XCTAssertTrue(out[0].hasPrefix(#"{"event":"snapshot","name":"p""#), out[0])
+        XCTAssertTrue(out[0].contains(#""text":"t1""#), out[0])
+        XCTAssertEqual(
+            out[1],
+            #"{"event":"request","name":"p","operation":"PagQuery","variables":{"count":2,"cursor":"c1","id":"u"}}"#)
+        XCTAssertTrue(out[2].hasPrefix(#"{"event":"request","skipped":"#), out[2])
+        XCTAssertTrue(out[3].hasPrefix(#"{"event":"notify","name":"p""#), out[3])
+        for text in ["t1", "t2", "t3"] { XCTAssertTrue(out[3].contains(#""text":"\#(text)""#), out[3]) }
+        XCTAssertEqual(
+            out[4],
+            #"{"event":"request","name":"p","operation":"PagQuery","variables":{"count":5,"cursor":"c3","id":"u"}}"#)
+    }
+
     func testTheGCAndExpiryOptionsAreChecked() throws {
         let script = "[\(publishQ("Milk")), \(subscribeItem("row", "t1"))]"
         let ok = try replay(script, options: ["--release-buffer", "3", "--query-cache-expiration-ms", "1000"])
@@ -478,7 +520,8 @@ final class ReplayTests: XCTestCase {
         let prefix = publishQ("Milk") + "," + subscribeItem("row", "t1") + ","
         let cases: [(String, String, String)] = [
             (#"{"step":"frobnicate"}"#, "step 2", "unknown step `frobnicate`"),
-            (#"{"step":"load_next","name":"row","count":1}"#, "step 2", "unknown step `load_next`"),
+            (#"{"step":"load_next","name":"row","count":1}"#, "step 2", "pagination fragment"),
+            (#"{"step":"load_previous","name":"row","count":-1}"#, "step 2", "`count`"),
             (#"{"step":"optimistic","name":"o","operation":"Q","variables":{}}"#, "step 2", "missing key `response`"),
             (#"{"step":"revert","name":"o"}"#, "step 2", "no optimistic layer `o`"),
             (#"{"step":"subscribe","name":"x","operation":"Q","variables":{},"id":"t1"}"#, "step 2", "`fragment`"),

@@ -69,7 +69,7 @@ final class ConnectionTests: XCTestCase {
         else { return XCTFail("no user.todos in \(Self.list.reader)") }
         XCTAssertEqual(todos.name, "__List_todos_connection")
         XCTAssertEqual(todos.args.map(\.name), ["status"])
-        XCTAssertNil(todos.handle)
+        XCTAssertEqual(todos.handle?.fieldName, "todos")
         XCTAssertTrue(Self.list.text.contains("cursor"), Self.list.text)
         XCTAssertTrue(Self.list.text.contains("pageInfo"), Self.list.text)
         XCTAssertTrue(Self.list.text.contains("hasNextPage"), Self.list.text)

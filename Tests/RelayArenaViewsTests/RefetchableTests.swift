@@ -42,6 +42,10 @@ final class RefetchableTests: XCTestCase {
                     operation: "ToDoRefetchQuery", fragmentPathInResult: ["node"], identifierField: "id"),
                 "UserRefetch_user": RefetchMetadata(
                     operation: "UserRefetchQuery", fragmentPathInResult: ["node"], identifierField: "id"),
+                "ToDoPagination_user": RefetchMetadata(
+                    operation: "ToDoPaginationQuery", fragmentPathInResult: ["node"], identifierField: "id",
+                    connection: ConnectionMetadata(
+                        path: ["todos"], forward: PageVariables(count: "count", cursor: "cursor"), backward: nil)),
                 "NodeRefetch_node": RefetchMetadata(
                     operation: "NodeRefetchQuery", fragmentPathInResult: ["node"], identifierField: "id"),
                 "QueryRefetch_query": RefetchMetadata(

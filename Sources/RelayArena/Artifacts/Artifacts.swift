@@ -90,8 +90,9 @@ public struct LinkedField: Sendable, Hashable {
     public var concreteType: String?
     public var plural: Bool
     public var selections: [Selection]
-    /// `@connection` on this field (normalization only): after a publish the connection handler
-    /// merges the server's page into the client connection record the reader reads.
+    /// `@connection` on this field. In normalization selections: after a publish the connection
+    /// handler merges the server's page into the client connection record. In the reader's the
+    /// field already reads that record (its name is the handle's); `fieldName` names the schema's.
     public var handle: ConnectionHandle?
     public var responseKey: String { alias ?? name }
 
@@ -116,10 +117,13 @@ public struct LinkedField: Sendable, Hashable {
 public struct ConnectionHandle: Sendable, Hashable {
     public var key: String
     public var filters: [String]?
+    /// The schema field the handle stands for, on a reader field (whose name is the handle's).
+    public var fieldName: String?
 
-    public init(key: String, filters: [String]?) {
+    public init(key: String, filters: [String]?, fieldName: String? = nil) {
         self.key = key
         self.filters = filters
+        self.fieldName = fieldName
     }
 
     /// `__<key>_connection` (relay's getRelayHandleKey).

@@ -183,6 +183,53 @@ public final class RecordSourceProxy {
         return nil
     }
 
+    /// The IDs a plural link names (no record looked up), `nil` when absent or not a list.
+    func linkedIDs(_ dataID: String, _ key: String) -> [String?]? {
+        guard case .links(let ids)? = field(dataID, key) else { return nil }
+        return ids
+    }
+
+    /// For each of `ids`, the ID its singular link `key` names (`nil`: none), reading each layer
+    /// once for all of them (a connection's edges' nodes).
+    func linkedID(ofEach ids: [String], _ key: String) -> [String?] {
+        var result = [String?](repeating: nil, count: ids.count)
+        var pending: [Int] = []
+        for (i, id) in ids.enumerated() {
+            switch written[id] {
+            case .deleted?: continue
+            case .record(let w)?:
+                if let f = w.fields[key] {
+                    if case .link(let linked) = f { result[i] = linked }
+                    continue
+                }
+                if w.fresh { continue }
+                pending.append(i)
+            case nil: pending.append(i)
+            }
+        }
+        for layer in layers where !pending.isEmpty {
+            let below = layer !== store
+            pending = layer.withSnapshot { s -> [Int] in
+                guard let k = s.symbol(key) else { return below ? pending : [] }
+                var still: [Int] = []
+                for i in pending {
+                    switch s.record(ids[i]) {
+                    case .unknown: still.append(i)
+                    case .deleted: continue
+                    case .record(let r):
+                        guard let value = s.field(r, k) else {
+                            if below { still.append(i) }
+                            continue
+                        }
+                        if case .link(let symbol) = value { result[i] = s.text(symbol).string }
+                    }
+                }
+                return still
+            }
+        }
+        return result
+    }
+
     /// The keys of every field the record has, below and written.
     func fieldKeys(_ dataID: String) -> [String] {
         var keys: [String] = []

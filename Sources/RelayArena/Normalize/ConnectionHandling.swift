@@ -115,32 +115,33 @@ extension ConnectionHandler {
         }
         if clientConnectionField == nil { record.setLinkedRecord(connection, payload.handleKey) }
         let clientPageInfo = connection.linkedRecord("pageInfo")
-        let prevEdges = connection.linkedRecords("edges")
+        // (IDs, not proxies: a page's merge reads the connection's edges once, whatever their number.)
+        let prevEdges = store.linkedIDs(connection.dataID, "edges")
         let prevPageInfo = clientPageInfo
         // (Edge indices are taken even for edges the merge then drops.)
-        let serverEdges = serverConnection.linkedRecords("edges")?.map { buildEdge(store, connection, $0) }
+        let serverEdges = serverConnection.linkedRecords("edges")?.map { buildEdge(store, connection, $0)?.dataID }
         let index = connection.value(nextEdgeIndex)
         connection.copyFields(from: serverConnection)
         if let index { connection.setValue(index, nextEdgeIndex) }
-        if let prevEdges { connection.setLinkedRecords(prevEdges, "edges") }
+        if let prevEdges { store.set(connection.dataID, "edges", .links(prevEdges)) }
         if let prevPageInfo { connection.setLinkedRecord(prevPageInfo, "pageInfo") }
         let after = payload.args["after"].flatMap { $0 == .null ? nil : $0 }
         let before = payload.args["before"].flatMap { $0 == .null ? nil : $0 }
-        var nextEdges: [RecordProxy?]?
+        var nextEdges: [String?]?
         if let prevEdges, let serverEdges {
             if let after {
                 guard let clientPageInfo, clientPageInfo.value("endCursor") == after else { return }
-                var merged: [RecordProxy?] = []
+                var merged: [String?] = []
                 var nodeIDs = Set<String>()
-                merge(prevEdges, into: &merged, &nodeIDs)
-                merge(serverEdges, into: &merged, &nodeIDs)
+                merge(prevEdges, into: &merged, &nodeIDs, store)
+                merge(serverEdges, into: &merged, &nodeIDs, store)
                 nextEdges = merged
             } else if let before {
                 guard let clientPageInfo, clientPageInfo.value("startCursor") == before else { return }
-                var merged: [RecordProxy?] = []
+                var merged: [String?] = []
                 var nodeIDs = Set<String>()
-                merge(serverEdges, into: &merged, &nodeIDs)
-                merge(prevEdges, into: &merged, &nodeIDs)
+                merge(serverEdges, into: &merged, &nodeIDs, store)
+                merge(prevEdges, into: &merged, &nodeIDs, store)
                 nextEdges = merged
             } else {
                 nextEdges = serverEdges
@@ -148,9 +149,7 @@ extension ConnectionHandler {
         } else {
             nextEdges = serverEdges ?? prevEdges
         }
-        if let nextEdges, nextEdges.map({ $0?.dataID }) != prevEdges?.map({ $0?.dataID }) {
-            connection.setLinkedRecords(nextEdges, "edges")
-        }
+        if let nextEdges, nextEdges != prevEdges { store.set(connection.dataID, "edges", .links(nextEdges)) }
         // Page info changes even when no edge came back.
         guard let clientPageInfo, let serverPageInfo else { return }
         let truthy = { (name: String) -> Bool in
@@ -189,12 +188,14 @@ extension ConnectionHandler {
     }
 
     /// relay's `mergeEdges`: null edges skipped, an edge whose node is already there dropped.
-    private static func merge(_ source: [RecordProxy?], into target: inout [RecordProxy?], _ nodeIDs: inout Set<String>)
-    {
-        for edge in source {
-            guard let edge else { continue }
-            if let node = edge.linkedRecord("node") {
-                guard nodeIDs.insert(node.dataID).inserted else { continue }
+    private static func merge(
+        _ source: [String?], into target: inout [String?], _ nodeIDs: inout Set<String>, _ store: RecordSourceProxy
+    ) {
+        let edges = source.compactMap { $0 }
+        let nodes = store.linkedID(ofEach: edges, "node")
+        for (edge, node) in zip(edges, nodes) {
+            if let node {
+                guard nodeIDs.insert(node).inserted else { continue }
             }
             target.append(edge)
         }

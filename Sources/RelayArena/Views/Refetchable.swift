@@ -7,11 +7,42 @@ public struct RefetchMetadata: Sendable, Hashable {
     public var operation: String
     public var fragmentPathInResult: [String]
     public var identifierField: String?
+    /// A pagination fragment's `@connection` (a `@refetchable` fragment with one).
+    public var connection: ConnectionMetadata?
 
-    public init(operation: String, fragmentPathInResult: [String], identifierField: String?) {
+    public init(
+        operation: String, fragmentPathInResult: [String], identifierField: String?,
+        connection: ConnectionMetadata? = nil
+    ) {
         self.operation = operation
         self.fragmentPathInResult = fragmentPathInResult
         self.identifierField = identifierField
+        self.connection = connection
+    }
+}
+
+/// Where a pagination fragment's connection is in its data, and the variables that page it
+/// (relay's `metadata.connection` / refetch `connection`).
+public struct ConnectionMetadata: Sendable, Hashable {
+    /// Response keys from the fragment's record to the connection field.
+    public var path: [String]
+    /// The count and cursor variables of `first`/`after` (`last`/`before`), when they are variables.
+    public var forward: PageVariables?
+    public var backward: PageVariables?
+
+    public init(path: [String], forward: PageVariables?, backward: PageVariables?) {
+        self.path = path
+        self.forward = forward
+        self.backward = backward
+    }
+}
+
+public struct PageVariables: Sendable, Hashable {
+    public var count: String
+    public var cursor: String
+    public init(count: String, cursor: String) {
+        self.count = count
+        self.cursor = cursor
     }
 }
 

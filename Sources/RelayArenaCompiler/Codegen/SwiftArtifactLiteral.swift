@@ -67,6 +67,7 @@ struct SwiftArtifactLiteral {
             if let handle = f.handle {
                 out += ", handle: ConnectionHandle(key: \(SwiftName.literal(handle.key)), filters: "
                 out += handle.filters.map { "[" + $0.map(SwiftName.literal).joined(separator: ", ") + "]" } ?? "nil"
+                if let fieldName = handle.fieldName { out += ", fieldName: \(SwiftName.literal(fieldName))" }
                 out += ")"
             }
             out += "))"

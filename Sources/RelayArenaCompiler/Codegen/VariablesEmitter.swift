@@ -202,8 +202,19 @@ enum RefetchEmitter {
         var out = "extension \(fragment): RefetchableFragment {\n"
         out += "    public typealias RefetchQuery = \(query)\n"
         out += "    public static let refetchMetadata = RefetchMetadata(\n"
+        var connection = ""
+        if let c = metadata.connection {
+            func page(_ p: PageVariables?) -> String {
+                p.map {
+                    "PageVariables(count: \(SwiftName.literal($0.count)), cursor: \(SwiftName.literal($0.cursor)))"
+                } ?? "nil"
+            }
+            let cPath = "[" + c.path.map(SwiftName.literal).joined(separator: ", ") + "]"
+            connection =
+                ",\n        connection: ConnectionMetadata(path: \(cPath), forward: \(page(c.forward)), backward: \(page(c.backward)))"
+        }
         out +=
-            "        operation: \(SwiftName.literal(query)), fragmentPathInResult: \(path), identifierField: \(identifier))\n\n"
+            "        operation: \(SwiftName.literal(query)), fragmentPathInResult: \(path), identifierField: \(identifier)\(connection))\n\n"
         out += "    /// The refetch query for the fragment at `pointer`"
         out += metadata.identifierField == nil ? ".\n" : " (`\(metadata.identifierField!)` is its record's data ID).\n"
         out +=

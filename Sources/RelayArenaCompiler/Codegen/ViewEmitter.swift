@@ -52,7 +52,7 @@ struct ViewEmitter {
                 members += lines
                 identifiable = identifiable || isID
             case .linkedField(let f):
-                guard let type = schema.fieldType(f.name, on: parentType) else {
+                guard let type = schema.fieldType(f.handle?.fieldName ?? f.name, on: parentType) else {
                     throw UnsupportedSelection(message: "no field \(f.name) on \(parentType)")
                 }
                 let typeName = SwiftName.typeName(f.responseKey)

@@ -1,0 +1,58 @@
+// The seeds' list paged against the loopback server: a 10k-todo list by 100 through a pagination
+// fragment (`@refetchable` + `@connection`), each page merged into the same connection by the
+// handler, the fragment's data growing; relay's guards and page variables.
+#if HTTP
+    import Foundation
+    import RelayArena
+    import RelayArenaHTTP
+    import TodoServer
+    import XCTest
+
+    @MainActor
+    final class PaginationEndToEndTests: XCTestCase {
+        func texts(_ list: PaginationFragmentModel<ToDoPagination_user>) -> [String] {
+            guard case .array(let edges)? = list.data?["todos"]?["edges"] else { return [] }
+            return edges.compactMap { edge in
+                guard case .string(let text)? = edge["node"]?["text"] else { return nil }
+                return text
+            }
+        }
+
+        func testPagesATenThousandTodoListByAHundred() async throws {
+            let todos = (0..<10_000).map { TodoData.Todo(key: $0, text: "todo \($0)", complete: $0 % 3 == 0) }
+            let server = try await TodoServer.start(data: TodoData(users: [.init(userId: "me", todos: todos)]))
+            let environment = Environment(network: HTTPNetwork(endpoint: server.url))
+            let query = QueryModel(environment: environment, operation: ToDoPaginationListQuery())
+            await query.load()
+            let pointer = try XCTUnwrap(query.withData { $0.user?.asFragment() } ?? nil)
+            let list = PaginationFragmentModel(environment: environment, pointer: pointer)
+            XCTAssertEqual(texts(list).count, 100)
+            XCTAssertTrue(list.hasNext)
+            XCTAssertFalse(list.hasPrevious)
+
+            // relay's page variables: the count, the end cursor, the user's ID.
+            let variables = list.pageVariables(count: 100, forward: true)
+            XCTAssertEqual(variables["count"], .int(100))
+            XCTAssertEqual(variables["id"], .string(pointer.dataID))
+            guard case .string? = variables["cursor"] else { return XCTFail("no cursor: \(variables)") }
+
+            // Two loads at once: one request (the second finds one in flight).
+            let before = server.requests.count
+            async let first: Void = list.loadNext(100)
+            async let second: Void = list.loadNext(100)
+            _ = try await (first, second)
+            XCTAssertEqual(server.requests.count, before + 1)
+            XCTAssertEqual(texts(list).count, 200)
+            XCTAssertEqual(list.refetchable.fragment.updates, 1)
+
+            while list.hasNext { try await list.loadNext(100) }
+            XCTAssertEqual(texts(list), todos.map(\.text))
+            XCTAssertEqual(server.requests.count, before + 99)
+            XCTAssertFalse(list.isLoadingNext)
+            // Forward only: loadPrevious sends nothing.
+            try await list.loadPrevious(100)
+            XCTAssertEqual(server.requests.count, before + 99)
+            await server.stop()
+        }
+    }
+#endif
