@@ -20,11 +20,19 @@ struct ArtifactEmitter {
             let written = field.args.filter { $0.value != .null }
             let args = written.map { Argument(name: $0.name, value: Self.argumentValue($0.value)) }
             let storageKey = Self.staticStorageKey(name: field.name, args: written)
+            let mutationHandle =
+                reader
+                ? nil
+                : field.mutationHandle.map { h in
+                    MutationHandle(
+                        kind: MutationHandle.Kind(rawValue: h.kind) ?? .deleteRecord,
+                        connections: h.connections.map(Self.argumentValue), edgeTypeName: h.edgeTypeName)
+                }
             guard let inner = field.selections else {
                 return .scalarField(
                     ScalarField(
                         alias: field.alias, name: field.name, args: args, storageKey: storageKey,
-                        shape: Self.valueShape(field)))
+                        shape: Self.valueShape(field), mutationHandle: mutationHandle))
             }
             let concreteType = schema.isObject(field.typeName) ? field.typeName : nil
             if let connection = field.connection {
@@ -51,7 +59,8 @@ struct ArtifactEmitter {
             return .linkedField(
                 LinkedField(
                     alias: field.alias, name: field.name, args: args, storageKey: storageKey,
-                    concreteType: concreteType, plural: field.plural, selections: selections(inner)))
+                    concreteType: concreteType, plural: field.plural, selections: selections(inner),
+                    mutationHandle: mutationHandle))
         case .inlineFragment(let type, let inner):
             return .inlineFragment(
                 InlineFragment(type: type, abstractKey: schema.abstractKey(type), selections: selections(inner)))

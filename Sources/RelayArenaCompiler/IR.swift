@@ -63,12 +63,20 @@ struct IRField: Hashable, Sendable {
     var position: IRPosition? = nil
     /// `@connection(key:, filters:)` on this field.
     var connection: IRConnection? = nil
+    /// `@deleteRecord`, `@deleteEdge`, `@appendEdge`, … on this field.
+    var mutationHandle: IRMutationHandle? = nil
 
     var responseKey: String { alias ?? name }
     var isLinked: Bool { selections != nil }
 
     /// Two fields with this same key are the same selection and merge (relay's flatten identity).
     var mergeKey: IRFieldKey { IRFieldKey(responseKey: responseKey, name: name, args: args) }
+}
+
+struct IRMutationHandle: Hashable, Sendable {
+    var kind: String
+    var connections: IRValue?
+    var edgeTypeName: String?
 }
 
 struct IRConnection: Hashable, Sendable {

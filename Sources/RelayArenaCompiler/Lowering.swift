@@ -50,7 +50,65 @@ struct Lowering {
         if let directive = field.directives.first(where: { $0.name.value == "connection" }) {
             try connection(directive, on: &lowered, node: field)
         }
+        let handles = field.directives.filter { Self.mutationDirectives.contains($0.name.value) }
+        if let directive = handles.first {
+            if handles.count > 1 {
+                throw CompilerError(
+                    node: handles[1], fallbackFile: fallbackFile,
+                    message: "A field takes one of @\(directive.name.value) and @\(handles[1].name.value), not both.")
+            }
+            lowered.mutationHandle = try mutationHandle(directive, on: lowered)
+        }
         return lowered
+    }
+
+    static let mutationDirectives: Set<String> = [
+        "deleteRecord", "deleteEdge", "appendEdge", "prependEdge", "appendNode", "prependNode",
+    ]
+
+    /// relay's declarative mutation directives: on an `ID` field (`@deleteRecord`,
+    /// `@deleteEdge(connections:)`), an edge field (`@appendEdge`/`@prependEdge(connections:)`), a
+    /// node field (`@appendNode`/`@prependNode(connections:, edgeTypeName:)`).
+    private func mutationHandle(_ directive: Directive, on field: IRField) throws -> IRMutationHandle {
+        let kind = directive.name.value
+        func fail(_ message: String) -> CompilerError {
+            CompilerError(node: directive, fallbackFile: fallbackFile, message: message)
+        }
+        var connections: IRValue?
+        var edgeTypeName: String?
+        for argument in directive.arguments {
+            switch argument.name.value {
+            case "connections": connections = ASTConversion.value(argument.value)
+            case "edgeTypeName":
+                guard case .string(let name) = ASTConversion.value(argument.value) else {
+                    throw fail("Expected @\(kind)(edgeTypeName:) to be a string literal.")
+                }
+                edgeTypeName = name
+            default: throw fail("Unknown argument `\(argument.name.value)` of @\(kind).")
+            }
+        }
+        switch kind {
+        case "deleteRecord", "deleteEdge":
+            guard !field.isLinked, field.typeName == "ID" else {
+                throw fail("@\(kind) is only supported on fields of type `ID` or `[ID]`, not on `\(field.name)`.")
+            }
+        case "appendEdge", "prependEdge":
+            guard field.isLinked, schema.field("node", on: field.typeName) != nil,
+                schema.field("cursor", on: field.typeName) != nil
+            else {
+                throw fail(
+                    "@\(kind) is only supported on an edge field (with `cursor` and `node`), not on `\(field.name)`.")
+            }
+        default:
+            guard field.isLinked else {
+                throw fail("@\(kind) is only supported on a field of objects, not on `\(field.name)`.")
+            }
+            guard let edgeTypeName, schema.field("node", on: edgeTypeName) != nil else {
+                throw fail("@\(kind) needs `edgeTypeName:` naming an edge type (with a `node` field).")
+            }
+        }
+        if kind != "deleteRecord" && connections == nil { throw fail("@\(kind) needs a `connections` argument.") }
+        return IRMutationHandle(kind: kind, connections: connections, edgeTypeName: edgeTypeName)
     }
 
     /// relay's ConnectionTransform: checks `@connection`'s arguments and the field's shape, and

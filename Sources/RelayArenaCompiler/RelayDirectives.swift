@@ -4,7 +4,11 @@ import GraphQL
 
 /// Directives relay-compiler understands that are not in the schema. They are stripped before
 /// validation (their open argument sets cannot be declared in SDL); `@include`/`@skip` stay.
-let relayDirectiveNames: Set<String> = ["arguments", "argumentDefinitions", "relay", "connection", "refetchable"]
+let relayDirectiveNames: Set<String> = [
+    "arguments", "argumentDefinitions", "relay", "connection", "refetchable", "deleteRecord", "deleteEdge",
+    "appendEdge",
+    "prependEdge", "appendNode", "prependNode",
+]
 
 enum ASTConversion {
     static func value(_ value: any GraphQL.Value) -> IRValue {

@@ -24,6 +24,15 @@ final class ConnectionTests: XCTestCase {
                     }
                   }
                 }
+                mutation AddTodoMutation($input: AddTodoInput!, $connections: [ID!]!) {
+                  addTodo(input: $input) { todoEdge @appendEdge(connections: $connections) { cursor node { id text } } }
+                }
+                mutation RemoveCompletedMutation($input: RemoveCompletedTodosInput!, $connections: [ID!]!) {
+                  removeCompletedTodos(input: $input) { deletedTodoIds @deleteEdge(connections: $connections) }
+                }
+                mutation RemoveTodoMutation($input: RemoveTodoInput!) {
+                  removeTodo(input: $input) { deletedTodoId @deleteRecord }
+                }
                 """)
     ])
     static let list = docs.operations["ListQuery"]!
@@ -177,6 +186,81 @@ final class ConnectionTests: XCTestCase {
         XCTAssertFalse(removed.contains(Self.any + ":edges:2"), "\(removed)")
         XCTAssertFalse(removed.contains("t3"), "\(removed)")
         XCTAssertEqual(try edges(environment), ["0→t1", "1→t2", "2→t3"])
+    }
+
+    /// `@appendEdge` under an optimistic response, then the server's edge; `@deleteEdge` and
+    /// `@deleteRecord` (relay's MutationHandlers).
+    func testDeclarativeMutationDirectives() async throws {
+        let (environment, network) = Environment.mock()
+        let variables: Variables = ["count": .int(2), "status": .string("any")]
+        try environment.commitPayload(
+            Self.list, variables: variables, response: page([("c1", "t1"), ("c2", "t2")], end: "c2", hasNext: false))
+        let connections: JSONValue = .array([.string(Self.any)])
+        let input: JSONValue = .object([JSONMember("text", .string("new")), JSONMember("userId", .string("me"))])
+        let node: JSONValue = .object([
+            JSONMember("id", .string("client:optimistic")), JSONMember("text", .string("new")),
+        ])
+        let optimistic: JSONValue = .object([
+            JSONMember(
+                "addTodo",
+                .object([
+                    JSONMember("todoEdge", .object([JSONMember("cursor", .string("x")), JSONMember("node", node)]))
+                ])
+            )
+        ])
+        async let added = environment.commitMutation(
+            Self.docs.operations["AddTodoMutation"]!, variables: ["input": input, "connections": connections],
+            optimisticResponse: optimistic)
+        let request = await network.nextRequest()
+        XCTAssertEqual(try edges(environment), ["0→t1", "1→t2", "2→client:optimistic"])
+        XCTAssertTrue(
+            network.resolve(
+                request, json: #"{"data":{"addTodo":{"todoEdge":{"cursor":"c3","node":{"id":"t3","text":"new"}}}}}"#))
+        _ = try await added
+        XCTAssertEqual(try edges(environment), ["0→t1", "1→t2", "2→t3"])
+        XCTAssertNil(try records(environment)["client:optimistic"])
+
+        // @deleteEdge: t1's edge leaves the connection; the record stays.
+        async let removed = environment.commitMutation(
+            Self.docs.operations["RemoveCompletedMutation"]!,
+            variables: ["input": .object([JSONMember("userId", .string("me"))]), "connections": connections])
+        let removal = await network.nextRequest()
+        XCTAssertTrue(network.resolve(removal, json: #"{"data":{"removeCompletedTodos":{"deletedTodoIds":["t1"]}}}"#))
+        _ = try await removed
+        XCTAssertEqual(try edges(environment), ["1→t2", "2→t3"])
+        XCTAssertNotNil(try records(environment)["t1"] as? [String: Any])
+
+        // @deleteRecord: t2 becomes relay's null record.
+        async let deleted = environment.commitMutation(
+            Self.docs.operations["RemoveTodoMutation"]!,
+            variables: ["input": .object([JSONMember("id", .string("t2")), JSONMember("userId", .string("me"))])])
+        let deletion = await network.nextRequest()
+        XCTAssertTrue(network.resolve(deletion, json: #"{"data":{"removeTodo":{"deletedTodoId":"t2"}}}"#))
+        _ = try await deleted
+        XCTAssertTrue(try records(environment)["t2"] is NSNull)
+    }
+
+    func testADeclarativeDirectiveOnTheWrongFieldIsAnError() async throws {
+        let compiler = try Compiler(schema: GraphQLSourceFile(name: "todo.graphql", text: Self.schema))
+        let cases = [
+            (
+                #"mutation E($c: [ID!]!) { removeTodo(input: {id: "1", userId: "me"}) { deletedTodoId @appendEdge(connections: $c) } }"#,
+                "edge field"
+            ),
+            (
+                #"mutation F($c: [ID!]!) { addTodo(input: {text: "a", userId: "me"}) { todoEdge { node @appendNode(connections: $c) { id } } } }"#,
+                "edgeTypeName"
+            ),
+            (
+                #"mutation G { removeTodo(input: {id: "1", userId: "me"}) { deletedTodoId @deleteEdge } }"#,
+                "`connections`"
+            ),
+        ]
+        for (text, says) in cases {
+            XCTAssertThrowsError(try compiler.compile([GraphQLSourceFile(name: "bad.graphql", text: text)])) {
+                XCTAssertTrue("\($0)".contains(says), "\(text): \($0)")
+            }
+        }
     }
 
     func testAConnectionDirectiveOnAnythingButAConnectionIsAnError() async throws {

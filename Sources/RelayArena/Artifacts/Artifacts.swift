@@ -65,16 +65,45 @@ public struct ScalarField: Sendable, Hashable {
     /// The storage key when every argument is a literal (precomputed by the compiler).
     public var storageKey: String?
     public var shape: ValueShape
+    /// `@deleteRecord` / `@deleteEdge` on this field (normalization only).
+    public var mutationHandle: MutationHandle?
     public var responseKey: String { alias ?? name }
 
     public init(
-        alias: String? = nil, name: String, args: [Argument] = [], storageKey: String? = nil, shape: ValueShape = .any
+        alias: String? = nil, name: String, args: [Argument] = [], storageKey: String? = nil, shape: ValueShape = .any,
+        mutationHandle: MutationHandle? = nil
     ) {
         self.alias = alias
         self.name = name
         self.args = args
         self.storageKey = storageKey
         self.shape = shape
+        self.mutationHandle = mutationHandle
+    }
+}
+
+/// relay's declarative mutation directives: what publish does with a field's value besides
+/// storing it (MutationHandlers.js).
+public struct MutationHandle: Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable {
+        /// Deletes the records whose IDs the field holds.
+        case deleteRecord
+        /// Removes the edges of those nodes from each connection named.
+        case deleteEdge
+        /// Adds the field's edge(s) at the end (start) of each connection named.
+        case appendEdge, prependEdge
+        /// Adds an edge of `edgeTypeName` for the field's node(s) at the end (start).
+        case appendNode, prependNode
+    }
+    public var kind: Kind
+    /// The connections' IDs (the directive's `connections` argument).
+    public var connections: ArgumentValue?
+    public var edgeTypeName: String?
+
+    public init(kind: Kind, connections: ArgumentValue? = nil, edgeTypeName: String? = nil) {
+        self.kind = kind
+        self.connections = connections
+        self.edgeTypeName = edgeTypeName
     }
 }
 
@@ -94,12 +123,16 @@ public struct LinkedField: Sendable, Hashable {
     /// handler merges the server's page into the client connection record. In the reader's the
     /// field already reads that record (its name is the handle's); `fieldName` names the schema's.
     public var handle: ConnectionHandle?
+    /// `@appendEdge`, `@prependEdge`, `@appendNode`, `@prependNode` on this field (normalization only).
+    public var mutationHandle: MutationHandle?
     public var responseKey: String { alias ?? name }
 
     public init(
         alias: String? = nil, name: String, args: [Argument] = [], storageKey: String? = nil,
-        concreteType: String?, plural: Bool, selections: [Selection], handle: ConnectionHandle? = nil
+        concreteType: String?, plural: Bool, selections: [Selection], handle: ConnectionHandle? = nil,
+        mutationHandle: MutationHandle? = nil
     ) {
+        self.mutationHandle = mutationHandle
         self.alias = alias
         self.name = name
         self.args = args

@@ -14,6 +14,10 @@ struct HandleFieldPayload {
     var handleKey: String
     /// The field's arguments (after, before, first, last, …), resolved.
     var args: [String: JSONValue]
+    /// A declarative mutation directive's (instead of the connection handler), with the
+    /// connections it names.
+    var mutation: MutationHandle? = nil
+    var connections: [String] = []
 }
 
 extension ConnectionHandle {
@@ -28,10 +32,12 @@ extension Array where Element == Selection {
     var containsConnectionHandle: Bool {
         contains { selection in
             switch selection {
-            case .linkedField(let f): return f.handle != nil || f.selections.containsConnectionHandle
+            case .linkedField(let f):
+                return f.handle != nil || f.mutationHandle != nil || f.selections.containsConnectionHandle
+            case .scalarField(let f): return f.mutationHandle != nil
             case .condition(let c): return c.selections.containsConnectionHandle
             case .inlineFragment(let i): return i.selections.containsConnectionHandle
-            case .scalarField, .typeDiscriminator, .fragmentSpread: return false
+            case .typeDiscriminator, .fragmentSpread: return false
             }
         }
     }
@@ -44,6 +50,18 @@ extension ReadSelector {
         guard case .operation(let operation) = node, operation.normalization.containsConnectionHandle else { return [] }
         var found: [HandleFieldPayload] = []
         payload.withSnapshot { s in
+            func mutation(_ handle: MutationHandle, _ dataID: String, _ key: String) -> HandleFieldPayload {
+                var connections: [String] = []
+                switch handle.connections?.resolve(variables) {
+                case .array(let items)?:
+                    for case .string(let id) in items { connections.append(id) }
+                case .string(let id)?: connections = [id]
+                default: break
+                }
+                return HandleFieldPayload(
+                    dataID: dataID, fieldKey: key, handleKey: key, args: [:], mutation: handle, connections: connections
+                )
+            }
             func walk(_ selections: [Selection], _ dataID: String, depth: Int) {
                 guard depth < 1000, case .record(let record) = s.record(dataID) else { return }
                 for selection in selections {
@@ -59,6 +77,7 @@ extension ReadSelector {
                                     dataID: dataID, fieldKey: key, handleKey: handle.storageKey(f, variables),
                                     args: args))
                         }
+                        if let handle = f.mutationHandle { found.append(mutation(handle, dataID, key)) }
                         switch value {
                         case .link(let id): walk(f.selections, s.text(id).string, depth: depth + 1)
                         case .links(let ids):
@@ -67,7 +86,11 @@ extension ReadSelector {
                         }
                     case .condition(let c): walk(c.selections, dataID, depth: depth)
                     case .inlineFragment(let i): walk(i.selections, dataID, depth: depth)
-                    case .scalarField, .typeDiscriminator, .fragmentSpread: continue
+                    case .scalarField(let f):
+                        guard let handle = f.mutationHandle else { continue }
+                        let key = StorageKey.of(f, variables)
+                        if s.field(record, key) != nil { found.append(mutation(handle, dataID, key)) }
+                    case .typeDiscriminator, .fragmentSpread: continue
                     }
                 }
             }
@@ -82,6 +105,7 @@ extension ConnectionHandler {
     /// client connection. A page whose `after` (`before`) cursor is not the client's end (start)
     /// cursor changes nothing, as in relay (which warns).
     static func update(_ store: RecordSourceProxy, _ payload: HandleFieldPayload) {
+        if let mutation = payload.mutation { return update(store, payload, mutation) }
         guard let record = store.get(payload.dataID) else { return }
         guard let serverConnection = record.linkedRecord(payload.fieldKey) else {
             record.setValue(.null, payload.handleKey)
@@ -174,7 +198,7 @@ extension ConnectionHandler {
 
     /// relay's `buildConnectionEdge`: `client:<connection>:edges:<index>`, a copy of the server's
     /// edge, its cursor null when absent.
-    private static func buildEdge(_ store: RecordSourceProxy, _ connection: RecordProxy, _ edge: RecordProxy?)
+    fileprivate static func buildEdge(_ store: RecordSourceProxy, _ connection: RecordProxy, _ edge: RecordProxy?)
         -> RecordProxy?
     {
         guard let edge else { return nil }
@@ -198,6 +222,70 @@ extension ConnectionHandler {
                 guard nodeIDs.insert(node).inserted else { continue }
             }
             target.append(edge)
+        }
+    }
+}
+
+extension ConnectionHandler {
+    /// relay's MutationHandlers: the declarative directives on a mutation's fields. A connection
+    /// that is not in the store is skipped (relay warns).
+    fileprivate static func update(_ store: RecordSourceProxy, _ payload: HandleFieldPayload, _ handle: MutationHandle)
+    {
+        guard let record = store.get(payload.dataID) else { return }
+        switch handle.kind {
+        case .deleteRecord, .deleteEdge:
+            var ids: [String] = []
+            switch record.value(payload.fieldKey) {
+            case .string(let id)?: ids = [id]
+            case .array(let items)?:
+                for case .string(let id) in items { ids.append(id) }
+            default: return
+            }
+            for id in ids {
+                if handle.kind == .deleteRecord {
+                    try? store.delete(id)
+                    continue
+                }
+                for connectionID in payload.connections {
+                    if let connection = store.get(connectionID) { deleteNode(connection, nodeID: id) }
+                }
+            }
+        case .appendEdge, .prependEdge:
+            let serverEdges: [RecordProxy?] =
+                record.linkedRecord(payload.fieldKey).map { [$0] } ?? record.linkedRecords(payload.fieldKey) ?? []
+            for serverEdge in serverEdges {
+                guard let serverEdge, let node = serverEdge.linkedRecord("node") else { continue }
+                for connectionID in payload.connections {
+                    guard let connection = store.get(connectionID) else { continue }
+                    let existing = store.linkedIDs(connection.dataID, "edges")?.compactMap { $0 } ?? []
+                    guard !store.linkedID(ofEach: existing, "node").contains(node.dataID) else { continue }
+                    guard let edge = buildEdge(store, connection, serverEdge) else { continue }
+                    if handle.kind == .appendEdge {
+                        insertEdgeAfter(connection, edge)
+                    } else {
+                        insertEdgeBefore(connection, edge)
+                    }
+                }
+            }
+        case .appendNode, .prependNode:
+            let serverNodes: [RecordProxy?] =
+                record.linkedRecord(payload.fieldKey).map { [$0] } ?? record.linkedRecords(payload.fieldKey) ?? []
+            guard let edgeType = handle.edgeTypeName else { return }
+            for connectionID in payload.connections {
+                guard let connection = store.get(connectionID) else { continue }
+                let existing = store.linkedIDs(connection.dataID, "edges")?.compactMap { $0 } ?? []
+                var nodeIDs = Set(store.linkedID(ofEach: existing, "node").compactMap { $0 })
+                for node in serverNodes {
+                    guard let node, nodeIDs.insert(node.dataID).inserted,
+                        let edge = try? createEdge(store, connection: connection, node: node, edgeType: edgeType)
+                    else { continue }
+                    if handle.kind == .appendNode {
+                        insertEdgeAfter(connection, edge)
+                    } else {
+                        insertEdgeBefore(connection, edge)
+                    }
+                }
+            }
         }
     }
 }

@@ -58,7 +58,8 @@ struct SwiftArtifactLiteral {
         switch s {
         case .scalarField(let f):
             out += ".scalarField(ScalarField(alias: \(Self.optional(f.alias)), name: \(SwiftName.literal(f.name)), "
-            out += "args: \(Self.arguments(f.args)), storageKey: \(Self.optional(f.storageKey)), shape: .\(f.shape)))"
+            out += "args: \(Self.arguments(f.args)), storageKey: \(Self.optional(f.storageKey)), shape: .\(f.shape)"
+            out += Self.mutationHandle(f.mutationHandle) + "))"
         case .linkedField(let f):
             out += ".linkedField(LinkedField(alias: \(Self.optional(f.alias)), name: \(SwiftName.literal(f.name)), "
             out += "args: \(Self.arguments(f.args)), storageKey: \(Self.optional(f.storageKey)), "
@@ -70,6 +71,7 @@ struct SwiftArtifactLiteral {
                 if let fieldName = handle.fieldName { out += ", fieldName: \(SwiftName.literal(fieldName))" }
                 out += ")"
             }
+            out += Self.mutationHandle(f.mutationHandle)
             out += "))"
         case .condition(let c):
             out +=
@@ -94,6 +96,15 @@ struct SwiftArtifactLiteral {
             }
             out += "))"
         }
+    }
+
+    /// `, mutationHandle: MutationHandle(…)`, or nothing.
+    static func mutationHandle(_ h: MutationHandle?) -> String {
+        guard let h else { return "" }
+        var out = ", mutationHandle: MutationHandle(kind: .\(h.kind.rawValue)"
+        if let c = h.connections { out += ", connections: \(argumentValue(c))" }
+        if let e = h.edgeTypeName { out += ", edgeTypeName: \(SwiftName.literal(e))" }
+        return out + ")"
     }
 
     static func arguments(_ args: [Argument]) -> String {
