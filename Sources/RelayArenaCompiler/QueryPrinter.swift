@@ -5,6 +5,11 @@ struct QueryPrinter {
     let schema: SchemaModel
 
     func print(kind: String, name: String, variables: [IRArgumentDefinition], selections: [IRSelection]) -> String {
+        // Variables only relay's directives use (`connections:` of @appendEdge, …) are not sent
+        // (relay's skipUnusedVariablesTransform): a server would refuse an unused one.
+        var used = Set<String>()
+        Self.collectVariables(selections, into: &used)
+        let variables = variables.filter { used.contains($0.name) }
         var header = "\(kind) \(name)"
         if !variables.isEmpty {
             let written = variables.map { variable in
@@ -16,6 +21,33 @@ struct QueryPrinter {
         block(selections, depth: 1, into: &lines)
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func collectVariables(_ selections: [IRSelection], into used: inout Set<String>) {
+        func value(_ v: IRValue) {
+            switch v {
+            case .variable(let name): used.insert(name)
+            case .list(let items):
+                for item in items { value(item) }
+            case .object(let members):
+                for member in members { value(member.value) }
+            default: break
+            }
+        }
+        for selection in selections {
+            switch selection {
+            case .field(let field):
+                for arg in field.args { value(arg.value) }
+                collectVariables(field.selections ?? [], into: &used)
+            case .inlineFragment(_, let inner): collectVariables(inner, into: &used)
+            case .condition(let variable, _, let inner):
+                used.insert(variable)
+                collectVariables(inner, into: &used)
+            case .spread(_, let args):
+                for arg in args { value(arg.value) }
+            case .typeDiscriminator: break
+            }
+        }
     }
 
     private func block(_ selections: [IRSelection], depth: Int, into lines: inout [String]) {

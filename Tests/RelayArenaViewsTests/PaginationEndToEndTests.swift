@@ -4,12 +4,83 @@
 #if HTTP
     import Foundation
     import RelayArena
+    import RelayArenaCompiler
     import RelayArenaHTTP
+    import RelayArenaTestSupport
     import TodoServer
     import XCTest
 
     @MainActor
     final class PaginationEndToEndTests: XCTestCase {
+        nonisolated static let mutations = try! Compiler(
+            schema: GraphQLSourceFile(name: "todo.graphql", text: Fixtures.text("todo.graphql"))
+        ).compile([
+            GraphQLSourceFile(
+                name: "mutations.graphql",
+                text: """
+                    mutation AddTodoMutation($input: AddTodoInput!, $connections: [ID!]!) {
+                      addTodo(input: $input) { todoEdge @appendEdge(connections: $connections) { cursor node { id text complete } } }
+                    }
+                    mutation MarkAllTodosMutation($input: MarkAllTodosInput!) {
+                      markAllTodos(input: $input) { changedTodos { id complete } }
+                    }
+                    mutation RemoveCompletedTodosMutation($input: RemoveCompletedTodosInput!) {
+                      removeCompletedTodos(input: $input) { deletedTodoIds @deleteRecord }
+                    }
+                    """)
+        ]).operations
+
+        /// The seeds' list against the server: add a todo (optimistic, @appendEdge), mark all,
+        /// remove the completed ones (@deleteRecord).
+        func testAddMarkAllAndRemoveCompleted() async throws {
+            let todos = (0..<3).map { TodoData.Todo(key: $0, text: "todo \($0)", complete: $0 == 1) }
+            let server = try await TodoServer.start(data: TodoData(users: [.init(userId: "me", todos: todos)]))
+            let environment = Environment(network: HTTPNetwork(endpoint: server.url))
+            let query = QueryModel(environment: environment, operation: ToDoPaginationListQuery())
+            await query.load()
+            let pointer = try XCTUnwrap(query.withData { $0.user?.asFragment() } ?? nil)
+            let list = PaginationFragmentModel(environment: environment, pointer: pointer)
+            XCTAssertEqual(texts(list), ["todo 0", "todo 1", "todo 2"])
+            let connection = ConnectionHandler.connectionID(pointer.dataID, key: "ToDoPagination_todos")
+
+            // Added at once under a client ID, then the server's to-do in its place.
+            let node: JSONValue = .object([
+                JSONMember("id", .string("client:new")), JSONMember("text", .string("Write tests")),
+                JSONMember("complete", .bool(false)),
+            ])
+            let optimistic: JSONValue = .object([
+                JSONMember(
+                    "addTodo",
+                    .object([
+                        JSONMember("todoEdge", .object([JSONMember("cursor", .string("")), JSONMember("node", node)]))
+                    ]))
+            ])
+            _ = try await environment.commitMutation(
+                try XCTUnwrap(Self.mutations["AddTodoMutation"]),
+                variables: [
+                    "input": .object([JSONMember("text", .string("Write tests")), JSONMember("userId", .string("me"))]),
+                    "connections": .array([.string(connection)]),
+                ],
+                optimisticResponse: optimistic)
+            XCTAssertEqual(texts(list), ["todo 0", "todo 1", "todo 2", "Write tests"])
+            XCTAssertEqual(list.refetchable.fragment.updates, 2, "the optimistic edge, then the server's")
+            XCTAssertFalse(String(decoding: environment.store.relayJSON(), as: UTF8.self).contains("client:new\""))
+
+            _ = try await environment.commitMutation(
+                try XCTUnwrap(Self.mutations["MarkAllTodosMutation"]),
+                variables: [
+                    "input": .object([JSONMember("complete", .bool(true)), JSONMember("userId", .string("me"))])
+                ])
+            guard case .array(let edges)? = list.data?["todos"]?["edges"] else { return XCTFail("no edges") }
+            XCTAssertEqual(edges.map { $0["node"]?["complete"] }, Array(repeating: .bool(true), count: 4))
+
+            _ = try await environment.commitMutation(
+                try XCTUnwrap(Self.mutations["RemoveCompletedTodosMutation"]),
+                variables: ["input": .object([JSONMember("userId", .string("me"))])])
+            XCTAssertEqual(texts(list), [], "every node deleted (relay's reader reads them as null)")
+            await server.stop()
+        }
+
         func texts(_ list: PaginationFragmentModel<ToDoPagination_user>) -> [String] {
             guard case .array(let edges)? = list.data?["todos"]?["edges"] else { return [] }
             return edges.compactMap { edge in
