@@ -35,11 +35,7 @@
         func testAddMarkAllAndRemoveCompleted() async throws {
             let todos = (0..<3).map { TodoData.Todo(key: $0, text: "todo \($0)", complete: $0 == 1) }
             let server = try await TodoServer.start(data: TodoData(users: [.init(userId: "me", todos: todos)]))
-            let environment = Environment(network: HTTPNetwork(endpoint: server.url))
-            let query = QueryModel(environment: environment, operation: ToDoPaginationListQuery())
-            await query.load()
-            let pointer = try XCTUnwrap(query.withData { $0.user?.asFragment() } ?? nil)
-            let list = PaginationFragmentModel(environment: environment, pointer: pointer)
+            let (environment, pointer, list) = try await paginated(server)
             XCTAssertEqual(texts(list), ["todo 0", "todo 1", "todo 2"])
             let connection = ConnectionHandler.connectionID(pointer.dataID, key: "ToDoPagination_todos")
 
@@ -81,6 +77,18 @@
             await server.stop()
         }
 
+        /// The list query loaded from `server`, and a pagination model on its user.
+        func paginated(_ server: TodoServer) async throws
+            -> (Environment, FragmentPointer<ToDoPagination_user>, PaginationFragmentModel<ToDoPagination_user>)
+        {
+            let environment = Environment(network: HTTPNetwork(endpoint: server.url))
+            let query = QueryModel(environment: environment, operation: ToDoPaginationListQuery())
+            await query.load()
+            let pointer = try XCTUnwrap(query.withData { $0.user?.asFragment() } ?? nil)
+            let list = PaginationFragmentModel(environment: environment, pointer: pointer)
+            return (environment, pointer, list)
+        }
+
         func texts(_ list: PaginationFragmentModel<ToDoPagination_user>) -> [String] {
             guard case .array(let edges)? = list.data?["todos"]?["edges"] else { return [] }
             return edges.compactMap { edge in
@@ -92,11 +100,7 @@
         func testPagesATenThousandTodoListByAHundred() async throws {
             let todos = (0..<10_000).map { TodoData.Todo(key: $0, text: "todo \($0)", complete: $0 % 3 == 0) }
             let server = try await TodoServer.start(data: TodoData(users: [.init(userId: "me", todos: todos)]))
-            let environment = Environment(network: HTTPNetwork(endpoint: server.url))
-            let query = QueryModel(environment: environment, operation: ToDoPaginationListQuery())
-            await query.load()
-            let pointer = try XCTUnwrap(query.withData { $0.user?.asFragment() } ?? nil)
-            let list = PaginationFragmentModel(environment: environment, pointer: pointer)
+            let (environment, pointer, list) = try await paginated(server)
             XCTAssertEqual(texts(list).count, 100)
             XCTAssertTrue(list.hasNext)
             XCTAssertFalse(list.hasPrevious)
@@ -116,8 +120,11 @@
             XCTAssertEqual(texts(list).count, 200)
             XCTAssertEqual(list.refetchable.fragment.updates, 1)
 
-            while list.hasNext { try await list.loadNext(100) }
-            XCTAssertEqual(texts(list), todos.map(\.text))
+            // The README's paged list, scrolled to the end.
+            let paged = ToDoPagedList(environment: environment, user: pointer)
+            XCTAssertEqual(paged.texts, texts(list))
+            while list.hasNext { try await paged.reachedEnd() }
+            XCTAssertEqual(paged.texts, todos.map(\.text))
             XCTAssertEqual(server.requests.count, before + 99)
             XCTAssertFalse(list.isLoadingNext)
             // Forward only: loadPrevious sends nothing.

@@ -9,7 +9,7 @@ final class ReadmeViewsTests: XCTestCase {
         let readme = try String(
             contentsOf: here.deletingLastPathComponent().deletingLastPathComponent()
                 .appendingPathComponent("README.md"), encoding: .utf8)
-        for name in ["ToDoItem.swift", "ToDoScreen.swift", "ToDoToggle.swift"] {
+        for name in ["ToDoItem.swift", "ToDoScreen.swift", "ToDoToggle.swift", "ToDoPagination.swift"] {
             let source = try String(contentsOf: here.appendingPathComponent("App/ToDo/\(name)"), encoding: .utf8)
             let body = source.split(separator: "\n", omittingEmptySubsequences: false)
                 .drop { $0.hasPrefix("//") }.joined(separator: "\n")

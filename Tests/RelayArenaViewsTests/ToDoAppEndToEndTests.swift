@@ -30,7 +30,8 @@
                     """)
         ]).operations
 
-        func testToDoAppAgainstTheServer() async throws {
+        /// The server with the seeds' two to-dos, and the screen loaded from it.
+        func twoTodoScreen() async throws -> (TodoServer, Environment, ToDoScreen) {
             let server = try await TodoServer.start(
                 data: TodoData(users: [
                     .init(
@@ -43,6 +44,11 @@
             let environment = Environment(network: HTTPNetwork(endpoint: server.url))
             let screen = ToDoScreen(environment: environment)
             await screen.load()
+            return (server, environment, screen)
+        }
+
+        func testToDoAppAgainstTheServer() async throws {
+            let (server, environment, screen) = try await twoTodoScreen()
             XCTAssertEqual(screen.render(), ["[x] Taste JavaScript", "[ ] Buy a unicorn"])
 
             // changeTodoStatus on the second item: its model, and only its, hears of it.
@@ -91,18 +97,7 @@
         /// the answer agrees), one it refuses (the to-do was removed meanwhile by another client:
         /// the row is ticked, then rolled back). The other row never hears of either.
         func testOptimisticTogglesAgainstTheServer() async throws {
-            let server = try await TodoServer.start(
-                data: TodoData(users: [
-                    .init(
-                        userId: "me",
-                        todos: [
-                            .init(key: 0, text: "Taste JavaScript", complete: true),
-                            .init(key: 1, text: "Buy a unicorn", complete: false),
-                        ])
-                ]))
-            let environment = Environment(network: HTTPNetwork(endpoint: server.url))
-            let screen = ToDoScreen(environment: environment)
-            await screen.load()
+            let (server, environment, screen) = try await twoTodoScreen()
             try await setComplete(true, todoID: "VG9kbzox", userID: "me", in: environment)
             XCTAssertEqual(screen.render(), ["[x] Taste JavaScript", "[x] Buy a unicorn"])
             XCTAssertEqual(screen.rows.map(\.updates), [0, 1], "ticked once: the answer agreed with the guess")

@@ -299,9 +299,7 @@ public final class Environment {
         let request = GraphQLRequest(operation: operation, variables: variables)
         nextClientID += 1
         let rootID = "client:local:\(nextClientID)"
-        let selector = ReadSelector(
-            node: .operation(operation), dataID: rootID, variables: request.variables,
-            owner: FragmentOwner(operation: operation, variables: request.variables))
+        let selector = ReadSelector.operation(operation, variables: request.variables, dataID: rootID)
         var optimistic: OptimisticUpdate?
         if let optimisticResponse {
             var selectorUpdater: SelectorStoreUpdater?

@@ -65,9 +65,7 @@ package struct Commit {
         if update == nil, let payload, let source, source.operation.normalization.containsConnectionHandle {
             self.update = OptimisticUpdate(
                 payload: payload,
-                selector: ReadSelector(
-                    node: .operation(source.operation), dataID: rootID, variables: source.variables,
-                    owner: FragmentOwner(operation: source.operation, variables: source.variables)),
+                selector: .operation(source.operation, variables: source.variables, dataID: rootID),
                 updater: nil)
         } else {
             self.update = update
@@ -94,9 +92,7 @@ extension Environment {
         try normalizer.feed(response)
         let update = OptimisticUpdate(
             payload: try normalizer.finish(),
-            selector: ReadSelector(
-                node: .operation(operation), dataID: rootID, variables: request.variables,
-                owner: FragmentOwner(operation: operation, variables: request.variables)),
+            selector: .operation(operation, variables: request.variables, dataID: rootID),
             updater: updater)
         try run(applying: update)
         return update

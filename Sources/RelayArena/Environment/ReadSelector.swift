@@ -22,9 +22,11 @@ public struct ReadSelector: Sendable {
     }
 
     /// An operation's own (masked) selection from `client:root`, owned by the operation.
-    public static func operation(_ operation: OperationArtifact, variables: Variables) -> ReadSelector {
+    public static func operation(
+        _ operation: OperationArtifact, variables: Variables, dataID: String = RecordStore.rootID
+    ) -> ReadSelector {
         ReadSelector(
-            node: .operation(operation), dataID: RecordStore.rootID,
+            node: .operation(operation), dataID: dataID,
             variables: operation.effectiveVariables(variables),
             owner: FragmentOwner(operation: operation, variables: variables))
     }

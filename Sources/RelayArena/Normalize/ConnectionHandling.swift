@@ -153,19 +153,16 @@ extension ConnectionHandler {
         let before = payload.args["before"].flatMap { $0 == .null ? nil : $0 }
         var nextEdges: [String?]?
         if let prevEdges, let serverEdges {
-            if let after {
-                guard let clientPageInfo, clientPageInfo.value("endCursor") == after else { return }
+            if let cursor = after ?? before {
+                // A page after the end (before the start): merged there, or nothing changes.
+                let forward = after != nil
+                guard let clientPageInfo, clientPageInfo.value(forward ? "endCursor" : "startCursor") == cursor else {
+                    return
+                }
                 var merged: [String?] = []
                 var nodeIDs = Set<String>()
-                merge(prevEdges, into: &merged, &nodeIDs, store)
-                merge(serverEdges, into: &merged, &nodeIDs, store)
-                nextEdges = merged
-            } else if let before {
-                guard let clientPageInfo, clientPageInfo.value("startCursor") == before else { return }
-                var merged: [String?] = []
-                var nodeIDs = Set<String>()
-                merge(serverEdges, into: &merged, &nodeIDs, store)
-                merge(prevEdges, into: &merged, &nodeIDs, store)
+                merge(forward ? prevEdges : serverEdges, into: &merged, &nodeIDs, store)
+                merge(forward ? serverEdges : prevEdges, into: &merged, &nodeIDs, store)
                 nextEdges = merged
             } else {
                 nextEdges = serverEdges
