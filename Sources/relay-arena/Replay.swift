@@ -455,22 +455,8 @@ final class ReplayRunner {
         func skipped(_ why: String) { emit("{\"event\":\"request\",\"skipped\":\(ReadValue.string(why).jsonText)}") }
         if pendingPages[name] != nil { return skipped("a page request of `\(name)` is still unanswered") }
         guard let data = selector.read(store).data, !data.isNull else { return skipped("the fragment's data is null") }
-        var value: ReadValue? = data
-        for key in connection.path { value = value?[key] }
-        let cursorKey = forward ? "endCursor" : "startCursor"
-        var cursor: JSONValue = .null
-        if case .string(let c)? = value?["pageInfo"]?[cursorKey] { cursor = .string(c) }
-        var given: Variables = [:]
-        let (this, other) =
-            forward ? (connection.forward, connection.backward) : (connection.backward, connection.forward)
-        if let other {
-            given[other.cursor] = .null
-            given[other.count] = .null
-        }
-        if let this {
-            given[this.cursor] = cursor
-            given[this.count] = .int(Int64(count))
-        }
+        let cursor = connection.state(in: data, forward: forward).cursor
+        let given = connection.pageArguments(count: count, cursor: cursor, forward: forward)
         let variables = metadata.refetchVariables(
             query: query, owner: selector.owner, fragment: selector.variables, given: given, dataID: selector.dataID)
         let request = GraphQLRequest(operation: query, variables: variables)

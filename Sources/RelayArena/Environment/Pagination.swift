@@ -29,37 +29,17 @@ public final class PaginationFragmentModel<F: RefetchableFragment> {
     public var hasNext: Bool { state(forward: true).hasMore }
     public var hasPrevious: Bool { state(forward: false).hasMore }
 
-    /// The connection's cursor in that direction and whether there is more, from the fragment's data.
     private func state(forward: Bool) -> (cursor: String?, hasMore: Bool) {
-        var value = data
-        for key in F.refetchMetadata.connection?.path ?? [] { value = value?[key] }
-        // (Matched, not compared: a ReadValue compares by its JSON text, the whole list's.)
-        guard let connection = value, !connection.isNull, let edges = connection["edges"], !edges.isNull,
-            let pageInfo = connection["pageInfo"], !pageInfo.isNull
-        else { return (nil, false) }
-        guard case .string(let cursor)? = pageInfo[forward ? "endCursor" : "startCursor"] else { return (nil, false) }
-        guard case .bool(let more)? = pageInfo[forward ? "hasNextPage" : "hasPreviousPage"] else {
-            return (cursor, false)
-        }
-        return (cursor, more)
+        F.refetchMetadata.connection?.state(in: data, forward: forward) ?? (nil, false)
     }
 
     /// The page query's variables, as relay builds them: the owner's and the fragment's, the
     /// direction's count and cursor (the other direction's null), the record's ID; filtered to
     /// what the query declares.
     public func pageVariables(count: Int, forward: Bool) -> Variables {
-        var given: Variables = [:]
-        let metadata = F.refetchMetadata.connection
-        let (this, other) = forward ? (metadata?.forward, metadata?.backward) : (metadata?.backward, metadata?.forward)
-        if let other {
-            given[other.cursor] = .null
-            given[other.count] = .null
-        }
-        if let this {
-            given[this.cursor] = state(forward: forward).cursor.map(JSONValue.string) ?? .null
-            given[this.count] = .int(Int64(count))
-        }
-        return refetchable.refetchVariables(given)
+        let given = F.refetchMetadata.connection?.pageArguments(
+            count: count, cursor: state(forward: forward).cursor, forward: forward)
+        return refetchable.refetchVariables(given ?? [:])
     }
 
     /// Fetches the next `count` items after the end cursor (relay's `loadNext`). Does nothing
@@ -85,6 +65,40 @@ public final class PaginationFragmentModel<F: RefetchableFragment> {
             lastError = error
             throw error
         }
+    }
+}
+
+extension ConnectionMetadata {
+    /// relay's `getConnectionState`: the connection's cursor in that direction and whether there
+    /// is more, from the fragment's `data`.
+    public func state(in data: ReadValue?, forward: Bool) -> (cursor: String?, hasMore: Bool) {
+        var value = data
+        for key in path { value = value?[key] }
+        // (Matched, not compared: a ReadValue compares by its JSON text, the whole list's.)
+        guard let connection = value, !connection.isNull, let edges = connection["edges"], !edges.isNull,
+            let pageInfo = connection["pageInfo"], !pageInfo.isNull
+        else { return (nil, false) }
+        guard case .string(let cursor)? = pageInfo[forward ? "endCursor" : "startCursor"] else { return (nil, false) }
+        guard case .bool(let more)? = pageInfo[forward ? "hasNextPage" : "hasPreviousPage"] else {
+            return (cursor, false)
+        }
+        return (cursor, more)
+    }
+
+    /// relay's `getPaginationVariables`: that direction's count and cursor, the other's null
+    /// (merged over the owner's and the fragment's variables by `refetchVariables`).
+    public func pageArguments(count: Int, cursor: String?, forward: Bool) -> Variables {
+        var given: Variables = [:]
+        let (this, other) = forward ? (self.forward, backward) : (backward, self.forward)
+        if let other {
+            given[other.cursor] = .null
+            given[other.count] = .null
+        }
+        if let this {
+            given[this.cursor] = cursor.map(JSONValue.string) ?? .null
+            given[this.count] = .int(Int64(count))
+        }
+        return given
     }
 }
 
