@@ -120,6 +120,7 @@ ra_status ra_source_compact(ra_source *s) {
     s->tail = tail;
     ra_buf_free(&s->heap);
     s->heap = heap;
+    memset(s->refs_room, 0, sizeof s->refs_room);  // (offsets moved)
     return RA_OK;
 }
 

@@ -34,6 +34,8 @@ static void swap_contents(ra_source *a, ra_source *b) {
     memcpy(b, &tmp, sizeof tmp);
     memcpy(&a->lock, &la, sizeof la);
     memcpy(&b->lock, &lb, sizeof lb);
+    memset(a->refs_room, 0, sizeof a->refs_room);  // (heaps exchanged: no room is where it was)
+    memset(b->refs_room, 0, sizeof b->refs_room);
 }
 
 ra_status ra_source_publish_consuming(ra_source *st, ra_source *d, ra_error *err) {

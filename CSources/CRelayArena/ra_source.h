@@ -132,6 +132,11 @@ struct ra_source {
     bool types_full;         // a typename was refused for RA_MAX_TYPES (likewise)
     bool shapes_full;        // a shape was refused for RA_MAX_SHAPES (likewise)
     uint32_t id_key;         // the symbol of `id` (a delta's from the start; a store's from its first payload or file that has one): see ra_record.self_id
+    // Link lists a page merge grew (ra_source_splice_refs), written with room after their items
+    // so the next page goes in place: each list's heap offset and the items its room holds
+    // (0: none). Forgotten whenever heap offsets may change (compaction, a consuming publish).
+    struct { uint32_t off, cap; } refs_room[4];
+    uint32_t refs_room_next;
     uint32_t *updated;       // symbols updated by the last publish
     uint32_t nupdated, capupdated;
     struct ra_text_cache *texts;  // derived symbols' texts, written out on request (ra_text_cache.c)

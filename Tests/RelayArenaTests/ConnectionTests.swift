@@ -24,6 +24,15 @@ final class ConnectionTests: XCTestCase {
                     }
                   }
                 }
+                query BothWaysQuery($first: Int, $after: String, $last: Int, $before: String, $status: String) {
+                  user(id: "me") {
+                    id
+                    todos(first: $first, after: $after, last: $last, before: $before, status: $status)
+                      @connection(key: "List_todos", filters: ["status"]) {
+                      edges { node { id text } }
+                    }
+                  }
+                }
                 mutation AddTodoMutation($input: AddTodoInput!, $connections: [ID!]!) {
                   addTodo(input: $input) { todoEdge @appendEdge(connections: $connections) { cursor node { id text } } }
                 }
@@ -56,9 +65,10 @@ final class ConnectionTests: XCTestCase {
     /// The client connection's edges as their IDs' last part and their nodes.
     func edges(_ environment: Environment, _ connection: String = any) throws -> [String] {
         let all = try records(environment)
-        let refs = ((all[connection] as! [String: Any])["edges"] as! [String: Any])["__refs"] as! [String]
+        let refs = ((all[connection] as! [String: Any])["edges"] as! [String: Any])["__refs"] as! [Any]
         return refs.map { ref in
-            let node = ((all[ref] as! [String: Any])["node"] as! [String: Any])["__ref"] as! String
+            guard let ref = ref as? String else { return "null" }
+            let node = ((all[ref] as? [String: Any])?["node"] as? [String: Any])?["__ref"] as? String ?? "null"
             return ref.replacingOccurrences(of: connection + ":edges:", with: "") + "→" + node
         }
     }
@@ -121,23 +131,33 @@ final class ConnectionTests: XCTestCase {
         XCTAssertTrue(try pageInfo(environment)["startCursor"] is NSNull)
         XCTAssertEqual(read(), ["t1 text", "t2 text", "t3 text"])
 
-        // A page after a cursor that is not the end: the edges and page info do not change
-        // (relay's handler has given the page's edges their indices already: the next is 5).
-        let edgesBefore = try edges(environment)
-        let infoBefore = NSDictionary(dictionary: try pageInfo(environment))
-        try environment.commitPayload(
-            Self.list, variables: ["count": .int(2), "cursor": .string("c2"), "status": .string("any")],
-            response: page([("c9", "t9")], end: "c9", hasNext: true))
-        XCTAssertEqual(try edges(environment), edgesBefore)
-        XCTAssertEqual(NSDictionary(dictionary: try pageInfo(environment)), infoBefore)
-        XCTAssertEqual(
-            (try records(environment)[Self.any] as! [String: Any])["__connection_next_edge_index"] as? Int, 5)
+        // A page after a cursor that is not the end: an error that names both cursors, and
+        // nothing written, the page's own records neither (relay warns and drops the page).
+        let before = environment.store.relayJSON()
+        var heard = 0
+        let subscription = environment.subscribe(
+            ReadSelector(
+                node: .operation(Self.list), dataID: RecordStore.rootID,
+                variables: ["count": .int(2), "status": .string("any")], owner: nil)
+        ) { _ in heard += 1 }
+        XCTAssertThrowsError(
+            try environment.commitPayload(
+                Self.list, variables: ["count": .int(2), "cursor": .string("c2"), "status": .string("any")],
+                response: page([("c9", "t9")], end: "c9", hasNext: true))
+        ) { error in
+            XCTAssertEqual((error as? RelayArenaError)?.code, .invalidResponse)
+            let message = (error as? RelayArenaError)?.message ?? ""
+            XCTAssertTrue(message.contains(#""c2""#) && message.contains(#""c4""#), message)
+        }
+        XCTAssertEqual(environment.store.relayJSON(), before)
+        XCTAssertEqual(heard, 0)
+        environment.unsubscribe(subscription.1)
 
         // A refetch (no cursor): the edges are replaced, the page info too.
         try environment.commitPayload(
             Self.list, variables: ["count": .int(2), "status": .string("any")],
             response: page([("c5", "t5"), ("c6", "t6")], end: "c6", hasNext: true, start: "c5"))
-        XCTAssertEqual(try edges(environment), ["5→t5", "6→t6"])
+        XCTAssertEqual(try edges(environment), ["4→t5", "5→t6"])
         XCTAssertEqual(try pageInfo(environment)["endCursor"] as? String, "c6")
         XCTAssertEqual(try pageInfo(environment)["hasNextPage"] as? Bool, true)
         XCTAssertEqual(read(), ["t5 text", "t6 text"])
@@ -148,7 +168,7 @@ final class ConnectionTests: XCTestCase {
             response: page([("d1", "t1")], end: "d1", hasNext: false))
         let done = #"client:me:__List_todos_connection(status:"done")"#
         XCTAssertEqual(try edges(environment, done), ["0→t1"])
-        XCTAssertEqual(try edges(environment), ["5→t5", "6→t6"])
+        XCTAssertEqual(try edges(environment), ["4→t5", "5→t6"])
 
         // A null connection: the handle is null, the reader reads null.
         try environment.commitPayload(
@@ -160,6 +180,100 @@ final class ConnectionTests: XCTestCase {
             operation: Self.list, variables: ["count": .int(1), "status": .string("done")]
         ).data
         XCTAssertEqual(data?["user"]?["todos"], .null)
+    }
+
+    /// A page is merged by the store's node index, in the arena, when it can decide, and by
+    /// reading the lists otherwise: the two stores agree after every step of a history that
+    /// pages both ways, drops duplicates, and changes the list and its nodes between pages.
+    func testPagesMergedByTheNodeIndexAreRelaysMerge() async throws {
+        let (indexed, _) = Environment.mock()
+        let (reading, _) = Environment.mock()
+        reading.store.mergesPagesByIndex = false
+        let query = Self.docs.operations["BothWaysQuery"]!
+        var step = ""
+        func both(_ body: (Environment) throws -> Void) rethrows {
+            try body(indexed)
+            try body(reading)
+            XCTAssertEqual(
+                NSDictionary(dictionary: try records(indexed)), NSDictionary(dictionary: try records(reading)), step)
+            XCTAssertEqual(try edges(indexed), try edges(reading), step)
+        }
+        func forward(_ after: String, _ ids: [String]) throws {
+            step = "after \(after): \(ids)"
+            try both {
+                try $0.commitPayload(
+                    query, variables: ["first": .int(2), "after": .string(after), "status": .string("any")],
+                    response: page(
+                        ids.map { ("c" + $0.dropFirst(), $0) }, end: "c" + ids.last!.dropFirst(), hasNext: true))
+            }
+        }
+        func backward(_ before: String, _ ids: [String]) throws {
+            step = "before \(before): \(ids)"
+            try both {
+                try $0.commitPayload(
+                    query, variables: ["last": .int(2), "before": .string(before), "status": .string("any")],
+                    response: page(
+                        ids.map { ("c" + $0.dropFirst(), $0) }, end: nil, hasNext: false,
+                        start: "c" + ids.first!.dropFirst()))
+            }
+        }
+        step = "first page"
+        try both {
+            try $0.commitPayload(
+                query, variables: ["first": .int(3), "status": .string("any")],
+                response: page(
+                    [("c10", "t10"), ("c11", "t11"), ("c12", "t12")], end: "c12", hasNext: true, start: "c10"))
+        }
+        XCTAssertEqual(reading.store.indexedConnectionCount, 0)
+        try forward("c12", ["t13", "t14"])
+        XCTAssertEqual(indexed.store.indexedConnectionCount, 1, "the page was merged by the index")
+        XCTAssertEqual(try edges(indexed).count, 5)
+        // Nodes the list has, and a node twice in the page: dropped.
+        try forward("c14", ["t15", "t11", "t15", "t16"])
+        XCTAssertEqual(
+            try edges(indexed).map { $0.split(separator: "→")[1] }, ["t10", "t11", "t12", "t13", "t14", "t15", "t16"])
+        // Pages before the start: new nodes go first; a node the list has keeps the page's edge.
+        try backward("c10", ["t8", "t9"])
+        XCTAssertEqual(try edges(indexed).first?.split(separator: "→")[1], "t8")
+        try backward("c8", ["t6", "t13"])
+        XCTAssertEqual(try edges(indexed).first?.split(separator: "→")[1], "t6")
+        // An updater points an edge at a node another edge has: relay's next merge drops the later one.
+        step = "an edge's node changed"
+        try both {
+            try $0.commitLocalUpdate { store in
+                store.get(Self.any + ":edges:1")?.setLinkedRecord(store.get("t10"), "node")
+            }
+        }
+        try forward("c16", ["t17"])
+        // A node deleted, then paged again.
+        step = "t13 deleted"
+        try both { try $0.commitLocalUpdate { try $0.delete("t13") } }
+        try forward("c17", ["t13", "t18"])
+        // A null edge in the list: relay's merge drops it.
+        step = "a null edge"
+        try both {
+            try $0.commitLocalUpdate { store in
+                let connection = store.get(Self.any)!
+                connection.setLinkedRecords((connection.linkedRecords("edges") ?? []) + [nil], "edges")
+            }
+        }
+        try forward("c18", ["t19"])
+        // Compaction moves the list: the index follows it.
+        step = "compacted"
+        try both { _ = try $0.store.compact() }
+        try forward("c19", ["t20", "t21"])
+        try forward("c21", ["t22"])
+        // Under an optimistic update (the page is committed under it, then it is re-applied).
+        step = "optimistic"
+        var updates: [OptimisticUpdate] = []
+        try both { env in updates.append(try env.applyUpdate { $0.get("t10")?.setValue(.string("optimistic"), "text") })
+        }
+        try forward("c22", ["t23"])
+        step = "reverted"
+        indexed.revert(updates[0])
+        reading.revert(updates[1])
+        XCTAssertEqual(NSDictionary(dictionary: try records(indexed)), NSDictionary(dictionary: try records(reading)))
+        try forward("c23", ["t24", "t10"])
     }
 
     /// A subscription to the list hears of the next page; collection keeps the client connection

@@ -21,6 +21,12 @@
 //   benchmark fails if one is). Target ≤ 1.1×.
 // - Optimistic update of one todo, applied and reverted (`applyUpdate`, `revert`), on a store of
 //   ≈1M records against one of ≈10k: an update costs what it touches. Target ≤ 1.2×.
+// - Page merge: a page of 100 todos committed for a `@connection` query after the list's end
+//   cursor (what `loadNext(100)` writes: normalize, the connection handler, publish; no model
+//   listening, whose re-read of every edge is another cost) into a connection of 100k edges
+//   against one of 1k, once each connection was paged into before (the first page reads the list
+//   once for its node index: its time is shown beside). Target ≤ 1.2×. And one page's
+//   allocations into each, which should not differ.
 //
 // The stores with models are built once per process; each refetch is followed by an untimed one
 // of the first response, so every iteration refetches into a store holding the first response.
@@ -152,6 +158,78 @@ let benchmarks: @Sendable () -> Void = {
             benchmark.measurement(largeTime, Int(r.large * 1e6))
             benchmark.measurement(smallTime, Int(r.small * 1e6))
         }
+    }
+
+    // A page merged into a connection of 100k edges and into one of 1k: each round makes both
+    // connections afresh and merges a first page into each (untimed, but its time kept: it reads
+    // the list once for the connection's node index), then four pages of 100 into each,
+    // alternately first.
+    let pageRatio = ratio("100k-edge connection ÷ 1k-edge connection")
+    let largePage = microseconds("a page into 100k edges")
+    let smallPage = microseconds("a page into 1k edges")
+    let firstPage = microseconds("the first page into 100k edges (indexes the list)")
+    Benchmark(
+        "Page merge (loadNext(100)'s write): a connection of 100k edges vs one of 1k",
+        configuration: configuration([pageRatio, largePage, smallPage, firstPage])
+    ) { benchmark in
+        for _ in benchmark.scaledIterations {
+            round += 1
+            let r = try await PagingFigure.round(largeFirst: round % 2 == 0)
+            benchmark.measurement(pageRatio, Int((1000 * r.large / r.small).rounded()))
+            benchmark.measurement(largePage, Int(r.large * 1e6 / 4))
+            benchmark.measurement(smallPage, Int(r.small * 1e6 / 4))
+            benchmark.measurement(firstPage, Int(r.firstLarge * 1e6))
+        }
+    }
+    // One page's allocations (malloc count), into each: they should not differ.
+    for edges in [1_000, 100_000] {
+        Benchmark(
+            "Page merge allocations, into \(edges / 1000)k edges",
+            configuration: .init(
+                metrics: [.mallocCountTotal, .wallClock], warmupIterations: 1, maxDuration: .seconds(10),
+                maxIterations: 10)
+        ) { benchmark in
+            for _ in benchmark.scaledIterations {
+                let connection = try await PagedConnection(edges: edges, operation: PagingFigure.operation)
+                try await connection.merge(connection.nextPage())  // (the first page indexes the list)
+                let page = await connection.nextPage()
+                benchmark.startMeasurement()
+                try await connection.merge(page)
+                benchmark.stopMeasurement()
+            }
+        }
+    }
+}
+
+@MainActor
+enum PagingFigure {
+    static let operation = try! PagingWorkload.operation()
+
+    /// Seconds to merge four pages into a fresh 100k-edge connection and into a fresh 1k-edge
+    /// one, after a first page into each; and the first page's into the 100k one.
+    static func round(largeFirst: Bool) throws -> (large: Double, small: Double, firstLarge: Double) {
+        let large = try PagedConnection(edges: 100_000, operation: operation)
+        let small = try PagedConnection(edges: 1_000, operation: operation)
+        let start = DispatchTime.now().uptimeNanoseconds
+        try large.merge(large.nextPage())
+        let firstLarge = seconds(since: start)
+        try small.merge(small.nextPage())
+        func side(_ c: PagedConnection) throws -> Double {
+            var total = 0.0
+            for _ in 0..<4 {
+                let page = c.nextPage()
+                let start = DispatchTime.now().uptimeNanoseconds
+                try c.merge(page)
+                total += seconds(since: start)
+            }
+            return total
+        }
+        if largeFirst {
+            let l = try side(large)
+            return (l, try side(small), firstLarge)
+        }
+        let s = try side(small)
+        return (try side(large), s, firstLarge)
     }
 }
 

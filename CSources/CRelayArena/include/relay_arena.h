@@ -151,6 +151,13 @@ ra_status ra_source_remove_unmarked(ra_source *src, const uint64_t *marked, uint
 /// rollback does before it publishes the records as they were. RA_ERR_NOMEM (a snapshot's arrays
 /// copied out first) leaves the store unchanged.
 ra_status ra_source_remove_records(ra_source *src, const uint32_t *_Nullable syms, uint32_t n);
+/// Writes the link list under `key_sym` of the record `rec_sym` as `front`, the list's items, then
+/// `back`: a connection's page merge, its edges never leaving the arena. The list is written with
+/// room after its items, and a list that has room for `back` (and no `front`) grows in place, so a
+/// page costs what it adds, not the list's length. RA_ERR_STATE when the record has no link list
+/// under that key; RA_ERR_NOMEM / RA_ERR_LIMIT (heap full) leave the source as it was.
+ra_status ra_source_splice_refs(ra_source *src, uint32_t rec_sym, uint32_t key_sym, const uint32_t *_Nullable front,
+                                uint32_t nfront, const uint32_t *_Nullable back, uint32_t nback);
 /// The bytes of values and heap values that records hold (what compaction keeps of `vals` and
 /// the heap).
 void ra_source_live_bytes(const ra_source *src, uint64_t *vals_bytes, uint64_t *heap_bytes);

@@ -160,6 +160,26 @@ struct SourceHandle {
         return ids
     }
 
+    /// The value word of a record's field (0: none; caller holds the lock when shared).
+    func fieldWord(_ record: UInt32, _ key: UInt32) -> UInt64 { ra_source_record_field(raw, record, key) }
+
+    /// Writes the record's link list `key` as `front`, its items, `back` (the caller holds the
+    /// write lock): a page merged into a connection, in place when the list has room.
+    func spliceLinks(_ record: UInt32, _ key: UInt32, front: [UInt32], back: [UInt32]) throws {
+        let status = front.withUnsafeBufferPointer { f in
+            back.withUnsafeBufferPointer { b in
+                ra_source_splice_refs(raw, record, key, f.baseAddress, UInt32(f.count), b.baseAddress, UInt32(b.count))
+            }
+        }
+        switch status {
+        case RA_OK: return
+        case RA_ERR_NOMEM: throw RelayArenaError(code: .outOfMemory, message: "out of memory merging a page")
+        case RA_ERR_LIMIT:
+            throw RelayArenaError(code: .limit, message: "merging a page would take the store's heap past 4 GiB")
+        default: throw RelayArenaError(code: .misuse, message: "no link list to merge a page into")
+        }
+    }
+
     /// Removes the records of `symbols` (their IDs become unknown, their values garbage).
     func removeRecords(_ symbols: [UInt32]) throws {
         let status = symbols.withUnsafeBufferPointer { ra_source_remove_records(raw, $0.baseAddress, UInt32($0.count)) }

@@ -32,7 +32,7 @@ public final class OptimisticUpdate {
         let handles = payload.flatMap { p in selector.map { $0.handleFieldPayloads(in: p) } } ?? []
         guard updater != nil || !handles.isEmpty else { return nil }
         let proxy = RecordSourceProxy(store: store, payload: payload, selector: selector)
-        for handle in handles { ConnectionHandler.update(proxy, handle) }
+        for handle in handles { try ConnectionHandler.update(proxy, handle) }
         if let updater {
             let data = selector.flatMap { s in payload.map { $0.withSnapshot { s.read($0) } } } ?? ReadResult.empty
             try updater(proxy, data)
@@ -224,6 +224,16 @@ extension Environment {
             let delta = NormalizedPayload(
                 delta: try SourceHandle.importJSON(writes.relayJSON(), maxDepth: RecordStore.backupDepth))
             result = try store.publish(delta)
+        }
+        if !writes.splices.isEmpty {
+            // Pages merged in the arena (after the delta, which made their edges).
+            var symbols = (0..<result.symbols.count).map { result.symbols[$0] }
+            for splice in writes.splices {
+                let ids = try store.spliceLinks(
+                    splice.dataID, splice.key, front: splice.front, back: splice.back, nodes: splice.nodes)
+                symbols += (0..<ids.symbols.count).map { ids.symbols[$0] }
+            }
+            result = UpdatedRecordIDs(store: store, symbols: UpdatedSymbols(symbols))
         }
         if !writes.invalidatedIDs.isEmpty {
             try store.invalidate(records: writes.invalidatedIDs, epoch: roots.nextWriteEpoch)

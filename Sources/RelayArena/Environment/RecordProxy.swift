@@ -31,7 +31,7 @@ public final class RecordSourceProxy {
         case record(Written)
     }
 
-    private let store: RecordStore
+    let store: RecordStore
     private let payload: (any SnapshotReadable)?
     /// The operation whose response is committed, read at its root (`rootField`).
     private let selector: ReadSelector?
@@ -40,6 +40,18 @@ public final class RecordSourceProxy {
     private(set) var invalidatedIDs: [String] = []
     /// Whether the updater called `invalidateStore()`.
     public private(set) var isStoreInvalidated = false
+    /// Pages merged into lists the store holds, written in the arena when published
+    /// (ConnectionHandling.swift); a read or write of such a list through the proxy makes it an
+    /// ordinary write first.
+    struct Splice {
+        var dataID, key: String
+        var front, back, nodes: [String]
+    }
+    private(set) var splices: [Splice] = []
+    /// Whether everything written so far came from the connection handler's page merges (no
+    /// delete, no declarative directive, no updater): a page may then be merged by the store's
+    /// node index, which knows the store and not the proxy's writes.
+    var pageMergesOnly = true
 
     init(store: RecordStore, payload: (any SnapshotReadable)? = nil, selector: ReadSelector? = nil) {
         self.store = store
@@ -89,6 +101,8 @@ public final class RecordSourceProxy {
         guard dataID != RecordStore.rootID else {
             throw RelayArenaError(code: .misuse, message: "cannot delete the root record")
         }
+        pageMergesOnly = false
+        splices.removeAll { $0.dataID == dataID }
         write(dataID, .deleted)
     }
 
@@ -162,6 +176,7 @@ public final class RecordSourceProxy {
 
     /// The field under `key`, `nil` when absent.
     func field(_ dataID: String, _ key: String) -> Field? {
+        if !splices.isEmpty { spliceToWrite(dataID, key) }
         var fresh = false
         if case .record(let w)? = written[dataID] {
             if let f = w.fields[key] { return f }
@@ -279,8 +294,53 @@ public final class RecordSourceProxy {
     }
 
     func set(_ dataID: String, _ key: String, _ field: Field) {
+        if !splices.isEmpty { splices.removeAll { $0.dataID == dataID && $0.key == key } }
         guard let w = writable(dataID) else { return }
         if w.fields.updateValue(field, forKey: key) == nil { w.order.append(key) }
+    }
+
+    /// Forgets a field written here, so that what is below shows again.
+    func unset(_ dataID: String, _ key: String) {
+        guard case .record(let w)? = written[dataID], w.fields.removeValue(forKey: key) != nil else { return }
+        w.order.removeAll { $0 == key }
+    }
+
+    /// Whether the store holds a link list under `key` that this proxy has not written.
+    func storeHoldsLinks(_ dataID: String, _ key: String) -> Bool {
+        if case .record(let w)? = written[dataID], w.fresh || w.fields[key] != nil { return false }
+        if case .deleted? = written[dataID] { return false }
+        if let payload,
+            payload.withSnapshot({ s in
+                if case .unknown = s.record(dataID) { return false }
+                return true
+            })
+        {
+            return false
+        }
+        return store.withSnapshot { s in
+            guard case .record(let r) = s.record(dataID), case .links? = s.field(r, key) else { return false }
+            return true
+        }
+    }
+
+    /// Records a page merged into the store's list (see `splices`).
+    func splice(_ dataID: String, _ key: String, front: [String], back: [String], nodes: [String]) {
+        splices.append(Splice(dataID: dataID, key: key, front: front, back: back, nodes: nodes))
+    }
+
+    /// A page merged into a list that is now read or written here: the list as it will be,
+    /// written here.
+    private func spliceToWrite(_ dataID: String, _ key: String) {
+        guard let i = splices.firstIndex(where: { $0.dataID == dataID && $0.key == key }) else { return }
+        let splice = splices.remove(at: i)
+        let below: [String?] =
+            store.withSnapshot { s in
+                guard case .record(let r) = s.record(dataID), case .links(let list)? = s.field(r, key) else {
+                    return nil
+                }
+                return list.map { $0.map { s.text($0).string } }
+            } ?? []
+        set(dataID, key, .links(splice.front.map { $0 } + below + splice.back.map { $0 }))
     }
 
     func invalidate(_ dataID: String) {

@@ -6,6 +6,12 @@
 package enum JSONString {
     package static func escape(_ s: String, into out: inout String) {
         out += "\""
+        // Most texts (IDs, keys) need no escape: appended whole.
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            out += s
+            out += "\""
+            return
+        }
         for u in s.unicodeScalars {
             switch u {
             case "\"": out += "\\\""

@@ -103,8 +103,8 @@ extension ReadSelector {
 extension ConnectionHandler {
     /// relay's `ConnectionHandler.update`: merges the server connection `payload` names into the
     /// client connection. A page whose `after` (`before`) cursor is not the client's end (start)
-    /// cursor changes nothing, as in relay (which warns).
-    static func update(_ store: RecordSourceProxy, _ payload: HandleFieldPayload) {
+    /// cursor is an error, and the response is not written (relay warns and drops the page).
+    static func update(_ store: RecordSourceProxy, _ payload: HandleFieldPayload) throws {
         if let mutation = payload.mutation { return update(store, payload, mutation) }
         guard let record = store.get(payload.dataID) else { return }
         guard let serverConnection = record.linkedRecord(payload.fieldKey) else {
@@ -139,26 +139,43 @@ extension ConnectionHandler {
         }
         if clientConnectionField == nil { record.setLinkedRecord(connection, payload.handleKey) }
         let clientPageInfo = connection.linkedRecord("pageInfo")
+        let after = payload.args["after"].flatMap { $0 == .null ? nil : $0 }
+        let before = payload.args["before"].flatMap { $0 == .null ? nil : $0 }
+        // A page after the end (before the start) of a list the store holds may be merged by the
+        // store's node index, without reading the list (`spliceEdges`).
+        let inStore =
+            (after ?? before) != nil && store.pageMergesOnly && store.store.mergesPagesByIndex
+            && store.storeHoldsLinks(connection.dataID, "edges")
         // (IDs, not proxies: a page's merge reads the connection's edges once, whatever their number.)
-        let prevEdges = store.linkedIDs(connection.dataID, "edges")
+        var prevEdges = inStore ? nil : store.linkedIDs(connection.dataID, "edges")
         let prevPageInfo = clientPageInfo
         // (Edge indices are taken even for edges the merge then drops.)
         let serverEdges = serverConnection.linkedRecords("edges")?.map { buildEdge(store, connection, $0)?.dataID }
         let index = connection.value(nextEdgeIndex)
         connection.copyFields(from: serverConnection)
         if let index { connection.setValue(index, nextEdgeIndex) }
-        if let prevEdges { store.set(connection.dataID, "edges", .links(prevEdges)) }
+        if inStore {
+            store.unset(connection.dataID, "edges")
+        } else if let prevEdges {
+            store.set(connection.dataID, "edges", .links(prevEdges))
+        }
         if let prevPageInfo { connection.setLinkedRecord(prevPageInfo, "pageInfo") }
-        let after = payload.args["after"].flatMap { $0 == .null ? nil : $0 }
-        let before = payload.args["before"].flatMap { $0 == .null ? nil : $0 }
         var nextEdges: [String?]?
-        if let prevEdges, let serverEdges {
+        if inStore, let serverEdges, let cursor = after ?? before {
+            let forward = after != nil
+            try checkCursor(clientPageInfo, cursor, forward: forward, connection.dataID)
+            if !store.spliceEdges(connection.dataID, page: serverEdges.compactMap { $0 }, forward: forward) {
+                // The index could not decide: the lists, as below.
+                prevEdges = store.linkedIDs(connection.dataID, "edges")
+            }
+        }
+        if inStore && prevEdges == nil {
+            // Merged in the arena, or no page: the list stays.
+        } else if let prevEdges, let serverEdges {
             if let cursor = after ?? before {
                 // A page after the end (before the start): merged there, or nothing changes.
                 let forward = after != nil
-                guard let clientPageInfo, clientPageInfo.value(forward ? "endCursor" : "startCursor") == cursor else {
-                    return
-                }
+                try checkCursor(clientPageInfo, cursor, forward: forward, connection.dataID)
                 var merged: [String?] = []
                 var nodeIDs = Set<String>()
                 merge(forward ? prevEdges : serverEdges, into: &merged, &nodeIDs, store)
@@ -167,7 +184,7 @@ extension ConnectionHandler {
             } else {
                 nextEdges = serverEdges
             }
-        } else {
+        } else if !inStore {
             nextEdges = serverEdges ?? prevEdges
         }
         if let nextEdges, nextEdges != prevEdges { store.set(connection.dataID, "edges", .links(nextEdges)) }
@@ -192,6 +209,24 @@ extension ConnectionHandler {
     }
 
     static let nextEdgeIndex = "__connection_next_edge_index"
+
+    /// A page after `cursor` (before it, backward) follows the connection only at its end (start).
+    private static func checkCursor(_ pageInfo: RecordProxy?, _ cursor: JSONValue, forward: Bool, _ connection: String)
+        throws
+    {
+        let name = forward ? "endCursor" : "startCursor"
+        let current = pageInfo?.value(name) ?? .null
+        guard current != cursor else { return }
+        var given = ""
+        var known = ""
+        cursor.writeStable(into: &given)
+        current.writeStable(into: &known)
+        throw RelayArenaError(
+            code: .invalidResponse,
+            message:
+                "a page \(forward ? "after" : "before") cursor \(given) does not follow the connection \(connection), "
+                + "whose \(name) is \(known): nothing was written")
+    }
 
     /// relay's `buildConnectionEdge`: `client:<connection>:edges:<index>`, a copy of the server's
     /// edge, its cursor null when absent.
@@ -228,6 +263,7 @@ extension ConnectionHandler {
     /// that is not in the store is skipped (relay warns).
     fileprivate static func update(_ store: RecordSourceProxy, _ payload: HandleFieldPayload, _ handle: MutationHandle)
     {
+        store.pageMergesOnly = false
         guard let record = store.get(payload.dataID) else { return }
         switch handle.kind {
         case .deleteRecord, .deleteEdge:
@@ -284,5 +320,71 @@ extension ConnectionHandler {
                 }
             }
         }
+    }
+}
+
+extension RecordSourceProxy {
+    /// relay's `mergeEdges` for `page` (built edges) after the end (`forward`) or before the
+    /// start of the edges list the store holds for `connection`, decided by the store's node
+    /// index (made by reading the list once) and recorded to be written in the arena when
+    /// published: the list itself is not read. `false` when the index cannot decide — an edge
+    /// of the list is null or gone, or two share a node (relay's merge would drop them), a page
+    /// node is one the list links to but the store lacks, or a page paged backward has a node
+    /// already in the list (relay drops the list's edge, not the page's) — and nothing is recorded.
+    func spliceEdges(_ connection: String, page: [String], forward: Bool) -> Bool {
+        let pageNodes = linkedID(ofEach: page, "node")
+        let merged: (edges: [String], nodes: [String])? = store.withSnapshot { s in
+            guard let c = s.symbol(connection), case .record(let r) = s.record(c), let k = s.symbol("edges"),
+                case .links(let list)? = s.field(r, k),
+                let index = store.connectionIndexes.index(c.raw, word: list.value)
+                    ?? Self.nodeIndex(s, connection: c.raw, list, in: store)
+            else { return nil }
+            var edges: [String] = []
+            var nodes: [String] = []
+            var seen = Set<String>()
+            for (edge, node) in zip(page, pageNodes) {
+                if let node {
+                    if let n = s.symbol(node)?.raw {
+                        guard !index.absent.contains(n) else { return nil }
+                        if index.nodes.contains(n) {
+                            guard forward else { return nil }
+                            continue
+                        }
+                    }
+                    guard seen.insert(node).inserted else { continue }
+                    nodes.append(node)
+                }
+                edges.append(edge)
+            }
+            return (edges, nodes)
+        }
+        guard let merged else { return false }
+        splice(
+            connection, "edges", front: forward ? [] : merged.edges, back: forward ? merged.edges : [],
+            nodes: merged.nodes)
+        return true
+    }
+
+    /// Reads the list's edges' nodes once and keeps them as the connection's index; `nil` when
+    /// relay's merge would change the list itself (a null or missing edge, a node twice).
+    private static func nodeIndex(_ s: StoreSnapshot, connection: UInt32, _ list: LinkList, in store: RecordStore)
+        -> ConnectionIndexes.Index?
+    {
+        let nodeKey = s.symbol("node")
+        var index = ConnectionIndexes.Index(word: list.value, nodes: Set(minimumCapacity: list.count), absent: [])
+        var edges: [UInt32] = []
+        edges.reserveCapacity(list.count)
+        for i in 0..<list.count {
+            guard let edge = list[i], case .record(let r) = s.record(edge) else { return nil }
+            edges.append(edge.raw)
+            guard let nodeKey, case .link(let node)? = s.field(r, nodeKey) else { continue }
+            if case .record = s.record(node) {
+                guard index.nodes.insert(node.raw).inserted else { return nil }
+            } else {
+                index.absent.insert(node.raw)
+            }
+        }
+        store.connectionIndexes.install(connection, index, edges: edges)
+        return index
     }
 }

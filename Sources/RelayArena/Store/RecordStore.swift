@@ -19,6 +19,8 @@ public final class RecordStore: @unchecked Sendable {
     /// enough that it could have passed the threshold).
     private var knownGarbage = 0
     private var measuredAt = 0
+    /// The node indexes of the connections pages were merged into (ConnectionIndex.swift).
+    let connectionIndexes = ConnectionIndexes()
 
     /// The share of the arena that may be garbage (values and heap values no record holds: what
     /// a refetch overwrote, what a collection removed) before a write compacts the store; `nil`:
@@ -92,11 +94,15 @@ public final class RecordStore: @unchecked Sendable {
     /// Runs one merge under the write lock and collects the data IDs it marked updated.
     private func merge(_ payload: NormalizedPayload, consuming: Bool) throws -> UpdatedRecordIDs {
         try source.withWriteLock {
-            if consuming && source.recordCount <= 1 { numbering &+= 1 }
+            if consuming && source.recordCount <= 1 {
+                numbering &+= 1
+                connectionIndexes.dropAll()
+            }
             try source.publish(payload.delta, consuming: consuming)
             writes &+= 1
             // Taken, not copied: the store's list for a million records is 8 MB (4 a symbol).
             let updated = UpdatedRecordIDs(store: self, symbols: source.takeUpdated())
+            connectionIndexes.observe(updated.symbols)
             compactIfPastThreshold()
             return updated
         }
@@ -168,7 +174,10 @@ public final class RecordStore: @unchecked Sendable {
 
     private func compactLocked() throws -> Int {
         let before = source.arenaBytes
+        let edges = source.findSymbol("edges")
+        connectionIndexes.revalidate({ source.fieldWord($0, edges) }, moved: false)
         try source.compact()
+        connectionIndexes.revalidate({ source.fieldWord($0, edges) }, moved: true)
         writes &+= 1
         knownGarbage = 0
         measuredAt = source.arenaBytes
@@ -224,6 +233,7 @@ public final class RecordStore: @unchecked Sendable {
         try source.withWriteLock {
             guard writes == mark.version else { return nil }
             let symbols = try source.removeUnmarked(mark.marked)
+            connectionIndexes.observe(symbols)
             if symbols.count > 0 {
                 writes &+= 1
                 compactIfPastThreshold()
@@ -233,10 +243,47 @@ public final class RecordStore: @unchecked Sendable {
         }
     }
 
+    /// Whether a page merged into a connection is decided by the connection's node index (the
+    /// default) or by reading its edges, as relay does (the tests compare the two).
+    package var mergesPagesByIndex: Bool {
+        get { connectionIndexes.enabled }
+        set { connectionIndexes.enabled = newValue }
+    }
+    /// How many connections have a node index now.
+    package var indexedConnectionCount: Int { connectionIndexes.count }
+
+    /// A page merged into a connection in the arena (the connection handler's, when the node
+    /// index decided the merge): the link list `key` of `dataID` becomes `front`, its items, then
+    /// `back`, all of them records the store holds; the connection's node index, if it described
+    /// the list, takes the page's edges and `nodes`. Returns the record's ID as updated.
+    func spliceLinks(_ dataID: String, _ key: String, front: [String], back: [String], nodes: [String]) throws
+        -> UpdatedRecordIDs
+    {
+        try source.withWriteLock {
+            let record = source.findSymbol(dataID)
+            let k = source.findSymbol(key)
+            let f = front.map { source.findSymbol($0) }
+            let b = back.map { source.findSymbol($0) }
+            guard record != 0, k != 0, !f.contains(0), !b.contains(0) else {
+                throw RelayArenaError(
+                    code: .misuse, message: "a page merged into \(dataID) names records the store lacks")
+            }
+            let before = source.fieldWord(record, k)
+            try source.spliceLinks(record, k, front: f, back: b)
+            connectionIndexes.extend(
+                record, from: before, to: source.fieldWord(record, k), edges: f + b,
+                nodes: nodes.map { source.findSymbol($0) }.filter { $0 != 0 })
+            writes &+= 1
+            compactIfPastThreshold()
+            return UpdatedRecordIDs(store: self, symbols: UpdatedSymbols([record]))
+        }
+    }
+
     /// After a write made outside `publish` (the write lock held): counts it, and compacts past
     /// the threshold.
     func didWrite() {
         writes &+= 1
+        connectionIndexes.dropAll()
         compactIfPastThreshold()
     }
 

@@ -41,7 +41,9 @@ extension RecordStore {
         return try other.source.withReadLock {
             try source.withWriteLock {
                 try source.publish(other.source, consuming: false)
-                return UpdatedRecordIDs(store: self, symbols: source.takeUpdated())
+                let updated = UpdatedRecordIDs(store: self, symbols: source.takeUpdated())
+                connectionIndexes.observe(updated.symbols)
+                return updated
             }
         }
     }
