@@ -274,6 +274,12 @@ final class ConnectionTests: XCTestCase {
         reading.revert(updates[1])
         XCTAssertEqual(NSDictionary(dictionary: try records(indexed)), NSDictionary(dictionary: try records(reading)))
         try forward("c23", ["t24", "t10"])
+
+        // The list's room survives a snapshot as unused bytes: the store reopens the same.
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("paged-\(UUID()).snapshot").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try indexed.store.writeSnapshot(to: path)
+        XCTAssertEqual(try RecordStore(snapshotAt: path).relayJSON(), indexed.store.relayJSON())
     }
 
     /// A subscription to the list hears of the next page; collection keeps the client connection

@@ -307,6 +307,7 @@ public final class RecordSourceProxy {
 
     /// Whether the store holds a link list under `key` that this proxy has not written.
     func storeHoldsLinks(_ dataID: String, _ key: String) -> Bool {
+        if splices.contains(where: { $0.dataID == dataID && $0.key == key }) { return false }
         if case .record(let w)? = written[dataID], w.fresh || w.fields[key] != nil { return false }
         if case .deleted? = written[dataID] { return false }
         if let payload,
