@@ -71,6 +71,17 @@ public final class PagedConnection {
             response: PagingWorkload.page(start: 0, count: edges), reverting: nil)
     }
 
+    /// How many times the subscriber `subscribe()` made was called.
+    public private(set) var notified = 0
+
+    /// Subscribes to the first page's query, as a query or pagination model does: every page then
+    /// re-reads the list (relay's reader reads every edge again, as here).
+    public func subscribe() {
+        _ = environment.subscribe(
+            .operation(operation, variables: PagingWorkload.variables(count: edges, after: nil))
+        ) { [weak self] _ in self?.notified += 1 }
+    }
+
     /// The next page's response, made before the clock starts.
     public func nextPage() -> (Variables, [UInt8]) {
         (

@@ -181,6 +181,23 @@ let benchmarks: @Sendable () -> Void = {
             benchmark.measurement(firstPage, Int(r.firstLarge * 1e6))
         }
     }
+    // The same with a subscriber on the list (a model showing it): the page's write, then the
+    // re-read of every edge relay's reader does.
+    let readRatio = ratio("100k-edge list read ÷ 1k-edge list read")
+    let largeRead = microseconds("a page into 100k edges, re-read")
+    let smallRead = microseconds("a page into 1k edges, re-read")
+    Benchmark(
+        "Page merge with a subscriber re-reading the list: 100k edges vs 1k",
+        configuration: configuration([readRatio, largeRead, smallRead])
+    ) { benchmark in
+        for _ in benchmark.scaledIterations {
+            round += 1
+            let r = try await PagingFigure.round(largeFirst: round % 2 == 0, subscribed: true)
+            benchmark.measurement(readRatio, Int((1000 * r.large / r.small).rounded()))
+            benchmark.measurement(largeRead, Int(r.large * 1e6 / 4))
+            benchmark.measurement(smallRead, Int(r.small * 1e6 / 4))
+        }
+    }
     // One page's allocations (malloc count), into each: they should not differ.
     for edges in [1_000, 100_000] {
         Benchmark(
@@ -207,9 +224,15 @@ enum PagingFigure {
 
     /// Seconds to merge four pages into a fresh 100k-edge connection and into a fresh 1k-edge
     /// one, after a first page into each; and the first page's into the 100k one.
-    static func round(largeFirst: Bool) throws -> (large: Double, small: Double, firstLarge: Double) {
+    static func round(largeFirst: Bool, subscribed: Bool = false) throws -> (
+        large: Double, small: Double, firstLarge: Double
+    ) {
         let large = try PagedConnection(edges: 100_000, operation: operation)
         let small = try PagedConnection(edges: 1_000, operation: operation)
+        if subscribed {
+            large.subscribe()
+            small.subscribe()
+        }
         let start = DispatchTime.now().uptimeNanoseconds
         try large.merge(large.nextPage())
         let firstLarge = seconds(since: start)
@@ -224,12 +247,18 @@ enum PagingFigure {
             }
             return total
         }
+        var (l, s) = (0.0, 0.0)
         if largeFirst {
-            let l = try side(large)
-            return (l, try side(small), firstLarge)
+            l = try side(large)
+            s = try side(small)
+        } else {
+            s = try side(small)
+            l = try side(large)
         }
-        let s = try side(small)
-        return (try side(large), s, firstLarge)
+        if subscribed && (large.notified != 5 || small.notified != 5) {
+            throw RelayArenaError(code: .misuse, message: "a page did not notify the list's subscriber")
+        }
+        return (l, s, firstLarge)
     }
 }
 
