@@ -135,7 +135,7 @@ struct ra_source {
     // Link lists a page merge grew (ra_source_splice_refs), written with room after their items
     // so the next page goes in place: each list's heap offset and the items its room holds
     // (0: none). Forgotten whenever heap offsets may change (compaction, a consuming publish).
-    struct { uint32_t off, cap; } refs_room[4];
+    struct { uint32_t off, cap; } refs_room[16];
     uint32_t refs_room_next;
     uint32_t *updated;       // symbols updated by the last publish
     uint32_t nupdated, capupdated;

@@ -24,10 +24,18 @@ static uint32_t *room_of(ra_source *s, uint32_t off) {
     return NULL;
 }
 
+// Whether every symbol of `syms` is one of the source's (0: null).
+static bool symbols_ok(const ra_source *s, const uint32_t *_Nullable syms, uint32_t n) {
+    for (uint32_t i = 0; i < n; i++)
+        if (syms[i] >= s->nsyms) return false;
+    return true;
+}
+
 ra_status ra_source_splice_refs(ra_source *s, uint32_t rec, uint32_t key, const uint32_t *front, uint32_t nfront,
                                 const uint32_t *back, uint32_t nback) {
     int64_t f = refs_slot(s, rec, key);
-    if (f < 0) return RA_ERR_STATE;
+    if (f < 0 || (nfront && !front) || (nback && !back) || !symbols_ok(s, front, nfront) || !symbols_ok(s, back, nback))
+        return RA_ERR_STATE;
     if (nfront == 0 && nback == 0) return RA_OK;
     if (!ra_source_make_writable(s)) return RA_ERR_NOMEM;  // a snapshot's arrays are read-only
     uint32_t fields = s->syms[rec].rec.fields;
@@ -40,8 +48,9 @@ ra_status ra_source_splice_refs(ra_source *s, uint32_t rec, uint32_t key, const 
     }
     // In place: a list written here before, with room for `back` after its items.
     uint32_t *cap = nfront == 0 && old.items ? room_of(s, off) : NULL;
-    if (cap && total <= *cap) {
-        uint8_t *p = s->heap.data + off;  // (its length is always written long: 0xFF and a u32)
+    // (Its length is always written long, 0xFF and a u32, and its room lies within the heap.)
+    if (cap && total <= *cap && s->heap.data[off] == RA_LEN_LONG && (uint64_t)off + 5 + 4 * (uint64_t)*cap <= s->heap.len) {
+        uint8_t *p = s->heap.data + off;
         memcpy(p + 5 + 4 * (size_t)old.count, back, 4 * (size_t)nback);
         uint32_t len = (uint32_t)(4 * total);
         memcpy(p + 1, &len, 4);

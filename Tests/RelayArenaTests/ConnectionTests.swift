@@ -275,6 +275,72 @@ final class ConnectionTests: XCTestCase {
         XCTAssertEqual(NSDictionary(dictionary: try records(indexed)), NSDictionary(dictionary: try records(reading)))
         try forward("c23", ["t24", "t10"])
 
+        // An edge in two indexed lists, then pointed at another node: both indexes let it go.
+        let done = #"client:me:__List_todos_connection(status:"done")"#
+        func donePage(_ after: String?, _ cursor: String, _ id: String) throws {
+            step = "done: \(id)"
+            var variables: Variables = ["first": .int(1), "status": .string("done")]
+            if let after { variables["after"] = .string(after) }
+            try both {
+                try $0.commitPayload(
+                    query, variables: variables, response: page([(cursor, id)], end: cursor, hasNext: true))
+            }
+        }
+        try donePage(nil, "d1", "t10")
+        try donePage("d1", "d2", "t11")
+        let shared = RecordSourceProxy.clientID(Self.any, "t12")
+        step = "one edge in both lists"
+        try both {
+            try $0.commitLocalUpdate { store in
+                let edge = try ConnectionHandler.createEdge(
+                    store, connection: store.get(Self.any)!, node: store.get("t12")!, edgeType: "TodoEdge")
+                ConnectionHandler.insertEdgeAfter(store.get(Self.any)!, edge)
+                ConnectionHandler.insertEdgeAfter(store.get(done)!, edge)
+            }
+        }
+        try forward("c10", ["t26"])
+        try donePage("d2", "d3", "t40")
+        XCTAssertEqual(indexed.store.indexedConnectionCount, 2)
+        step = "the shared edge pointed at t40"
+        try both { try $0.commitLocalUpdate { $0.get(shared)?.setLinkedRecord($0.get("t40"), "node") } }
+        try forward("c26", ["t40", "t41"])
+        XCTAssertEqual(try edges(indexed).filter { $0.hasSuffix("→t40") }.count, 1)
+
+        // An edge pointed at a node that the same update deletes: two edges link to one ID.
+        step = "pointed at t24, t24 deleted"
+        let first = Self.any + ":edges:" + (try edges(indexed)[0].split(separator: "→")[0])
+        try both {
+            try $0.commitLocalUpdate { store in
+                store.get(first)?.setLinkedRecord(store.get("t24"), "node")
+                try store.delete("t24")
+            }
+        }
+        try forward("c41", ["t42"])
+
+        // An optimistic page whose updater points its edge elsewhere; then the server's page
+        // after the same cursor: the optimistic one no longer follows, and is dropped when it
+        // is applied again (not an error: the commit went through).
+        step = "optimistic page"
+        var pages: [OptimisticUpdate] = []
+        try both { env in
+            pages.append(
+                try env.applyOptimistic(
+                    query, variables: ["first": .int(1), "after": .string("c42"), "status": .string("any")],
+                    response: page([("c43", "t43")], end: "c43", hasNext: true),
+                    updater: { store, _ in
+                        guard case .int(let next)? = store.get(Self.any)?.value("__connection_next_edge_index")
+                        else { return }
+                        store.get(Self.any + ":edges:\(next - 1)")?.setLinkedRecord(store.get("t10"), "node")
+                    }))
+        }
+        try forward("c42", ["t44"])
+        XCTAssertTrue(indexed.isApplied(pages[0]))
+        step = "optimistic page reverted"
+        indexed.revert(pages[0])
+        reading.revert(pages[1])
+        XCTAssertEqual(NSDictionary(dictionary: try records(indexed)), NSDictionary(dictionary: try records(reading)))
+        try forward("c44", ["t45", "t43"])
+
         // The list's room survives a snapshot as unused bytes: the store reopens the same.
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("paged-\(UUID()).snapshot").path
         defer { try? FileManager.default.removeItem(atPath: path) }

@@ -27,13 +27,16 @@ public final class OptimisticUpdate {
 
     /// What the update writes besides its payload: the payload's `@connection` fields merged by
     /// the connection handler, then the updater (if any), over `store` with the payload read
-    /// first; `nil` when there is nothing to write.
-    func writes(over store: RecordStore) throws -> RecordSourceProxy? {
+    /// first; `nil` when there is nothing to write. A page whose cursor does not follow its
+    /// connection is an error when `strict`, else dropped as relay drops it (an update applied
+    /// again over a store that moved on).
+    func writes(over store: RecordStore, strict: Bool = true) throws -> RecordSourceProxy? {
         let handles = payload.flatMap { p in selector.map { $0.handleFieldPayloads(in: p) } } ?? []
         guard updater != nil || !handles.isEmpty else { return nil }
         let proxy = RecordSourceProxy(store: store, payload: payload, selector: selector)
-        for handle in handles { try ConnectionHandler.update(proxy, handle) }
+        for handle in handles { try ConnectionHandler.update(proxy, handle, strict: strict) }
         if let updater {
+            proxy.pageMergesOnly = false
             let data = selector.flatMap { s in payload.map { $0.withSnapshot { s.read($0) } } } ?? ReadResult.empty
             try updater(proxy, data)
         }
@@ -185,7 +188,7 @@ extension Environment {
         appliedUpdates = rebase ? remaining : appliedUpdates
         if let applying {
             do {
-                try apply(rebase ? remaining + [applying] : [applying], &updated)
+                try apply(rebase ? remaining + [applying] : [applying], &updated, strict: applying)
                 appliedUpdates.append(applying)
             } catch {
                 notifyAfterRun(updated, source: commit?.source)
@@ -204,10 +207,14 @@ extension Environment {
         return notifyAfterRun(updated, source: commit?.source, invalidateStore: invalidateStore)
     }
 
-    /// Applies `updates` in order over the store, keeping what each touches first.
-    private func apply(_ updates: [OptimisticUpdate], _ updated: inout [UpdatedRecordIDs]) throws {
+    /// Applies `updates` in order over the store, keeping what each touches first. Only `strict`
+    /// (the one being applied now) refuses a page whose cursor does not follow: the others are
+    /// applied again over a store that may have moved on.
+    private func apply(
+        _ updates: [OptimisticUpdate], _ updated: inout [UpdatedRecordIDs], strict: OptimisticUpdate? = nil
+    ) throws {
         for update in updates {
-            let writes = try update.writes(over: store)
+            let writes = try update.writes(over: store, strict: update === strict)
             var touched = update.payload.map(RecordStore.dataIDs(of:)) ?? []
             touched += writes?.writtenIDs ?? []
             try optimisticBackup.keep(touched, of: store)
@@ -220,20 +227,16 @@ extension Environment {
     private func publish(_ writes: RecordSourceProxy) throws -> UpdatedRecordIDs {
         let ids = writes.writtenIDs
         var result = UpdatedRecordIDs.none(in: store)
-        if !ids.isEmpty {
-            let delta = NormalizedPayload(
+        let delta =
+            ids.isEmpty
+            ? nil
+            : NormalizedPayload(
                 delta: try SourceHandle.importJSON(writes.relayJSON(), maxDepth: RecordStore.backupDepth))
-            result = try store.publish(delta)
-        }
         if !writes.splices.isEmpty {
-            // Pages merged in the arena (after the delta, which made their edges).
-            var symbols = (0..<result.symbols.count).map { result.symbols[$0] }
-            for splice in writes.splices {
-                let ids = try store.spliceLinks(
-                    splice.dataID, splice.key, front: splice.front, back: splice.back, nodes: splice.nodes)
-                symbols += (0..<ids.symbols.count).map { ids.symbols[$0] }
-            }
-            result = UpdatedRecordIDs(store: store, symbols: UpdatedSymbols(symbols))
+            // Pages merged in the arena, after the delta that made their edges, in one write.
+            result = try store.publish(delta, splices: writes.splices, extendingIndexes: writes.pageMergesOnly)
+        } else if let delta {
+            result = try store.publish(delta)
         }
         if !writes.invalidatedIDs.isEmpty {
             try store.invalidate(records: writes.invalidatedIDs, epoch: roots.nextWriteEpoch)

@@ -43,11 +43,7 @@ public final class RecordSourceProxy {
     /// Pages merged into lists the store holds, written in the arena when published
     /// (ConnectionHandling.swift); a read or write of such a list through the proxy makes it an
     /// ordinary write first.
-    struct Splice {
-        var dataID, key: String
-        var front, back, nodes: [String]
-    }
-    private(set) var splices: [Splice] = []
+    private(set) var splices: [ConnectionSplice] = []
     /// Whether everything written so far came from the connection handler's page merges (no
     /// delete, no declarative directive, no updater): a page may then be merged by the store's
     /// node index, which knows the store and not the proxy's writes.
@@ -325,8 +321,9 @@ public final class RecordSourceProxy {
     }
 
     /// Records a page merged into the store's list (see `splices`).
-    func splice(_ dataID: String, _ key: String, front: [String], back: [String], nodes: [String]) {
-        splices.append(Splice(dataID: dataID, key: key, front: front, back: back, nodes: nodes))
+    func splice(_ dataID: String, _ key: String, word: UInt64, front: [String], back: [String], nodes: [String]) {
+        splices.append(
+            ConnectionSplice(dataID: dataID, key: key, word: word, front: front, back: back, nodes: nodes))
     }
 
     /// A page merged into a list that is now read or written here: the list as it will be,

@@ -104,7 +104,7 @@ extension ConnectionHandler {
     /// relay's `ConnectionHandler.update`: merges the server connection `payload` names into the
     /// client connection. A page whose `after` (`before`) cursor is not the client's end (start)
     /// cursor is an error, and the response is not written (relay warns and drops the page).
-    static func update(_ store: RecordSourceProxy, _ payload: HandleFieldPayload) throws {
+    static func update(_ store: RecordSourceProxy, _ payload: HandleFieldPayload, strict: Bool = true) throws {
         if let mutation = payload.mutation { return update(store, payload, mutation) }
         guard let record = store.get(payload.dataID) else { return }
         guard let serverConnection = record.linkedRecord(payload.fieldKey) else {
@@ -163,7 +163,7 @@ extension ConnectionHandler {
         var nextEdges: [String?]?
         if inStore, let serverEdges, let cursor = after ?? before {
             let forward = after != nil
-            try checkCursor(clientPageInfo, cursor, forward: forward, connection.dataID)
+            guard try follows(clientPageInfo, cursor, forward: forward, connection.dataID, strict) else { return }
             if !store.spliceEdges(connection.dataID, page: serverEdges.compactMap { $0 }, forward: forward) {
                 // The index could not decide: the lists, as below.
                 prevEdges = store.linkedIDs(connection.dataID, "edges")
@@ -175,7 +175,7 @@ extension ConnectionHandler {
             if let cursor = after ?? before {
                 // A page after the end (before the start): merged there, or nothing changes.
                 let forward = after != nil
-                try checkCursor(clientPageInfo, cursor, forward: forward, connection.dataID)
+                guard try follows(clientPageInfo, cursor, forward: forward, connection.dataID, strict) else { return }
                 var merged: [String?] = []
                 var nodeIDs = Set<String>()
                 merge(forward ? prevEdges : serverEdges, into: &merged, &nodeIDs, store)
@@ -210,13 +210,15 @@ extension ConnectionHandler {
 
     static let nextEdgeIndex = "__connection_next_edge_index"
 
-    /// A page after `cursor` (before it, backward) follows the connection only at its end (start).
-    private static func checkCursor(_ pageInfo: RecordProxy?, _ cursor: JSONValue, forward: Bool, _ connection: String)
-        throws
-    {
+    /// A page after `cursor` (before it, backward) follows the connection only at its end (start);
+    /// one that does not is an error when `strict`, else `false` (relay drops it).
+    private static func follows(
+        _ pageInfo: RecordProxy?, _ cursor: JSONValue, forward: Bool, _ connection: String, _ strict: Bool
+    ) throws -> Bool {
         let name = forward ? "endCursor" : "startCursor"
         let current = pageInfo?.value(name) ?? .null
-        guard current != cursor else { return }
+        guard current != cursor else { return true }
+        guard strict else { return false }
         var given = ""
         var known = ""
         cursor.writeStable(into: &given)
@@ -333,7 +335,7 @@ extension RecordSourceProxy {
     /// already in the list (relay drops the list's edge, not the page's) — and nothing is recorded.
     func spliceEdges(_ connection: String, page: [String], forward: Bool) -> Bool {
         let pageNodes = linkedID(ofEach: page, "node")
-        let merged: (edges: [String], nodes: [String])? = store.withSnapshot { s in
+        let merged: (edges: [String], nodes: [String], word: UInt64)? = store.withSnapshot { s in
             guard let c = s.symbol(connection), case .record(let r) = s.record(c), let k = s.symbol("edges"),
                 case .links(let list)? = s.field(r, k),
                 let index = store.connectionIndexes.index(c.raw, word: list.value)
@@ -356,12 +358,12 @@ extension RecordSourceProxy {
                 }
                 edges.append(edge)
             }
-            return (edges, nodes)
+            return (edges, nodes, list.value)
         }
         guard let merged else { return false }
         splice(
-            connection, "edges", front: forward ? [] : merged.edges, back: forward ? merged.edges : [],
-            nodes: merged.nodes)
+            connection, "edges", word: merged.word, front: forward ? [] : merged.edges,
+            back: forward ? merged.edges : [], nodes: merged.nodes)
         return true
     }
 
@@ -378,8 +380,10 @@ extension RecordSourceProxy {
             guard let edge = list[i], case .record(let r) = s.record(edge) else { return nil }
             edges.append(edge.raw)
             guard let nodeKey, case .link(let node)? = s.field(r, nodeKey) else { continue }
+            // (relay's merge drops a later edge to the same ID, whether or not the store has it.)
+            guard !index.nodes.contains(node.raw), !index.absent.contains(node.raw) else { return nil }
             if case .record = s.record(node) {
-                guard index.nodes.insert(node.raw).inserted else { return nil }
+                index.nodes.insert(node.raw)
             } else {
                 index.absent.insert(node.raw)
             }

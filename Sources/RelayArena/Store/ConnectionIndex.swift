@@ -10,6 +10,15 @@
 // and collection's IDs are checked against the ones it watches).
 import Foundation
 
+/// A page merged into a connection's edges list in the arena (`RecordStore.publish(_:splices:)`):
+/// the list `key` of `dataID`, which was the value `word` when the merge was decided, becomes
+/// `front`, its items, then `back`; `nodes` are the page's nodes the index takes.
+struct ConnectionSplice: Sendable {
+    var dataID, key: String
+    var word: UInt64
+    var front, back, nodes: [String]
+}
+
 final class ConnectionIndexes: @unchecked Sendable {
     struct Index {
         /// The `edges` value word it describes.
@@ -24,8 +33,16 @@ final class ConnectionIndexes: @unchecked Sendable {
     // lock, never the other way.
     private let lock = NSLock()
     private var byConnection: [UInt32: Index] = [:]
-    /// An edge or a node → the connection whose index read it.
+    /// An edge or a node → the connection whose index read it; one read by more than one
+    /// connection's index (a to-do in two lists) → the others in `alsoWatched`.
     private var watched: [UInt32: UInt32] = [:]
+    private var alsoWatched: [UInt32: Set<UInt32>] = [:]
+
+    private func watch(_ symbol: UInt32, _ connection: UInt32) {
+        if let first = watched.updateValue(connection, forKey: symbol), first != connection {
+            alsoWatched[symbol, default: []].insert(first)
+        }
+    }
 
     private func locked<R>(_ body: () -> R) -> R {
         lock.lock()
@@ -46,17 +63,34 @@ final class ConnectionIndexes: @unchecked Sendable {
         locked {
             guard !watched.isEmpty else { return }
             for i in 0..<symbols.count {
-                if let connection = watched[symbols[i]] { byConnection[connection] = nil }
+                guard let connection = watched[symbols[i]] else { continue }
+                byConnection[connection] = nil
+                if !alsoWatched.isEmpty, let others = alsoWatched[symbols[i]] {
+                    for other in others { byConnection[other] = nil }
+                }
             }
-            if byConnection.isEmpty { watched = [:] }
+            if byConnection.isEmpty { forgetWatched() }
         }
     }
 
     func dropAll() {
         locked {
             byConnection = [:]
-            watched = [:]
+            forgetWatched()
         }
+    }
+
+    /// Drops the index of `connection`, if any.
+    func drop(_ connection: UInt32) {
+        locked {
+            byConnection[connection] = nil
+            if byConnection.isEmpty { forgetWatched() }
+        }
+    }
+
+    private func forgetWatched() {
+        watched = [:]
+        alsoWatched = [:]
     }
 
     /// The index of `connection` if it describes the list `word`.
@@ -68,9 +102,9 @@ final class ConnectionIndexes: @unchecked Sendable {
     func install(_ connection: UInt32, _ index: Index, edges: [UInt32]) {
         locked {
             byConnection[connection] = index
-            for edge in edges { watched[edge] = connection }
-            for node in index.nodes { watched[node] = connection }
-            for node in index.absent { watched[node] = connection }
+            for edge in edges { watch(edge, connection) }
+            for node in index.nodes { watch(node, connection) }
+            for node in index.absent { watch(node, connection) }
         }
     }
 
@@ -81,8 +115,8 @@ final class ConnectionIndexes: @unchecked Sendable {
             guard byConnection[connection]?.word == from else { return }
             byConnection[connection]!.word = to
             byConnection[connection]!.nodes.formUnion(nodes)
-            for edge in edges { watched[edge] = connection }
-            for node in nodes { watched[node] = connection }
+            for edge in edges { watch(edge, connection) }
+            for node in nodes { watch(node, connection) }
         }
     }
 
@@ -90,16 +124,17 @@ final class ConnectionIndexes: @unchecked Sendable {
     /// connection's current edges word (0: none). Before: drops the indexes that no longer
     /// describe their list; after: moves the others to their new words.
     func revalidate(_ words: (UInt32) -> UInt64, moved: Bool) {
+        let connections = locked { Array(byConnection.keys) }
+        let current = connections.map(words)  // (read without the index's lock)
         locked {
-            for (connection, index) in byConnection {
-                let word = words(connection)
+            for (connection, word) in zip(connections, current) {
                 if moved {
                     byConnection[connection]?.word = word
-                } else if word != index.word {
+                } else if word != byConnection[connection]?.word {
                     byConnection[connection] = nil
                 }
             }
-            if byConnection.isEmpty { watched = [:] }
+            if byConnection.isEmpty { forgetWatched() }
         }
     }
 }

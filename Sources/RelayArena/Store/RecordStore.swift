@@ -252,30 +252,58 @@ public final class RecordStore: @unchecked Sendable {
     /// How many connections have a node index now.
     package var indexedConnectionCount: Int { connectionIndexes.count }
 
-    /// A page merged into a connection in the arena (the connection handler's, when the node
-    /// index decided the merge): the link list `key` of `dataID` becomes `front`, its items, then
-    /// `back`, all of them records the store holds; the connection's node index, if it described
-    /// the list, takes the page's edges and `nodes`. Returns the record's ID as updated.
-    func spliceLinks(_ dataID: String, _ key: String, front: [String], back: [String], nodes: [String]) throws
+    /// Publishes an updater's writes (`delta`) and the pages the connection handler merged in the
+    /// arena (`splices`: each list becomes the splice's `front`, its items, then `back`), under one
+    /// write lock. A list that is no longer the value its merge was decided on (another writer
+    /// got in between) is an error, and nothing is written. With `extendingIndexes`, a list's
+    /// node index (if it described the list) takes the page's edges and nodes; without (an
+    /// updater ran after the merge and may have changed them), the index is dropped.
+    func publish(_ delta: NormalizedPayload?, splices: [ConnectionSplice], extendingIndexes: Bool) throws
         -> UpdatedRecordIDs
     {
         try source.withWriteLock {
-            let record = source.findSymbol(dataID)
-            let k = source.findSymbol(key)
-            let f = front.map { source.findSymbol($0) }
-            let b = back.map { source.findSymbol($0) }
-            guard record != 0, k != 0, !f.contains(0), !b.contains(0) else {
-                throw RelayArenaError(
-                    code: .misuse, message: "a page merged into \(dataID) names records the store lacks")
+            var lists: [(record: UInt32, key: UInt32)] = []
+            for splice in splices {
+                let record = source.findSymbol(splice.dataID)
+                let key = source.findSymbol(splice.key)
+                guard record != 0, key != 0, source.fieldWord(record, key) == splice.word else {
+                    throw RelayArenaError(
+                        code: .misuse,
+                        message: "the connection \(splice.dataID) changed while a page was merged into it: "
+                            + "nothing was written")
+                }
+                lists.append((record, key))
             }
-            let before = source.fieldWord(record, k)
-            try source.spliceLinks(record, k, front: f, back: b)
-            connectionIndexes.extend(
-                record, from: before, to: source.fieldWord(record, k), edges: f + b,
-                nodes: nodes.map { source.findSymbol($0) }.filter { $0 != 0 })
-            writes &+= 1
+            var symbols: [UInt32] = []
+            if let delta {
+                try source.publish(delta.delta, consuming: false)
+                writes &+= 1
+                let updated = source.takeUpdated()
+                connectionIndexes.observe(updated)
+                symbols.reserveCapacity(updated.count + lists.count)
+                for i in 0..<updated.count { symbols.append(updated[i]) }
+            }
+            for (splice, list) in zip(splices, lists) {
+                // (The page's edges are the delta's records.)
+                let front = splice.front.map { source.findSymbol($0) }
+                let back = splice.back.map { source.findSymbol($0) }
+                guard !front.contains(0), !back.contains(0) else {
+                    throw RelayArenaError(
+                        code: .misuse, message: "a page merged into \(splice.dataID) names records the store lacks")
+                }
+                try source.spliceLinks(list.record, list.key, front: front, back: back)
+                writes &+= 1
+                if extendingIndexes {
+                    connectionIndexes.extend(
+                        list.record, from: splice.word, to: source.fieldWord(list.record, list.key),
+                        edges: front + back, nodes: splice.nodes.map { source.findSymbol($0) }.filter { $0 != 0 })
+                } else {
+                    connectionIndexes.drop(list.record)
+                }
+                symbols.append(list.record)
+            }
             compactIfPastThreshold()
-            return UpdatedRecordIDs(store: self, symbols: UpdatedSymbols([record]))
+            return UpdatedRecordIDs(store: self, symbols: UpdatedSymbols(symbols))
         }
     }
 
