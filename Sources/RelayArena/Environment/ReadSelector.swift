@@ -46,10 +46,15 @@ public struct ReadSelector: Sendable {
     }
 
     /// Reads under `snapshot`.
-    public func read(_ snapshot: StoreSnapshot) -> ReadResult {
+    public func read(_ snapshot: StoreSnapshot) -> ReadResult { read(snapshot, expectingSeen: 0) }
+
+    /// A read that expects to see about `seen` records (a re-read: the last read's count), so a
+    /// large one grows its set of seen records once.
+    func read(_ snapshot: StoreSnapshot, expectingSeen seen: Int) -> ReadResult {
         switch node {
         case .operation(let o):
             var reader = Reader(snapshot: snapshot, variables: variables, owner: owner)
+            if seen > 64 { reader.seen.reserveCapacity(seen) }
             return reader.read(o.reader, abstractKey: nil, dataID: dataID)
         case .fragment(let f):
             var vars = variables
@@ -57,6 +62,7 @@ public struct ReadSelector: Sendable {
                 vars[def.name] = def.defaultValue ?? .null
             }
             var reader = Reader(snapshot: snapshot, variables: vars, owner: owner)
+            if seen > 64 { reader.seen.reserveCapacity(seen) }
             return reader.read(f.selections, abstractKey: f.abstractKey, typeCondition: f.typeCondition, dataID: dataID)
         }
     }
