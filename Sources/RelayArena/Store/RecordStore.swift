@@ -254,10 +254,11 @@ public final class RecordStore: @unchecked Sendable {
 
     /// Publishes an updater's writes (`delta`) and the pages the connection handler merged in the
     /// arena (`splices`: each list becomes the splice's `front`, its items, then `back`), under one
-    /// write lock. A list that is no longer the value its merge was decided on (another writer
-    /// got in between) is an error, and nothing is written. With `extendingIndexes`, a list's
-    /// node index (if it described the list) takes the page's edges and nodes; without (an
-    /// updater ran after the merge and may have changed them), the index is dropped.
+    /// write lock. A list may have moved since its merge was decided (a collection or compaction
+    /// on another thread: they move values, they do not change this list), so the page goes
+    /// where the list is now. With `extendingIndexes`, a list's node index (if it described the
+    /// list) takes the page's edges and nodes; without (an updater ran after the merge and may
+    /// have changed them), the index is dropped.
     func publish(_ delta: NormalizedPayload?, splices: [ConnectionSplice], extendingIndexes: Bool) throws
         -> UpdatedRecordIDs
     {
@@ -266,10 +267,10 @@ public final class RecordStore: @unchecked Sendable {
             for splice in splices {
                 let record = source.findSymbol(splice.dataID)
                 let key = source.findSymbol(splice.key)
-                guard record != 0, key != 0, source.fieldWord(record, key) == splice.word else {
+                guard record != 0, key != 0, source.fieldWord(record, key) != 0 else {
                     throw RelayArenaError(
                         code: .misuse,
-                        message: "the connection \(splice.dataID) changed while a page was merged into it: "
+                        message: "the connection \(splice.dataID) lost its edges while a page was merged into it: "
                             + "nothing was written")
                 }
                 lists.append((record, key))
@@ -291,11 +292,12 @@ public final class RecordStore: @unchecked Sendable {
                     throw RelayArenaError(
                         code: .misuse, message: "a page merged into \(splice.dataID) names records the store lacks")
                 }
+                let before = source.fieldWord(list.record, list.key)
                 try source.spliceLinks(list.record, list.key, front: front, back: back)
                 writes &+= 1
                 if extendingIndexes {
                     connectionIndexes.extend(
-                        list.record, from: splice.word, to: source.fieldWord(list.record, list.key),
+                        list.record, from: before, to: source.fieldWord(list.record, list.key),
                         edges: front + back, nodes: splice.nodes.map { source.findSymbol($0) }.filter { $0 != 0 })
                 } else {
                     connectionIndexes.drop(list.record)
