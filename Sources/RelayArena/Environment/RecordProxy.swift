@@ -321,9 +321,9 @@ public final class RecordSourceProxy {
     }
 
     /// Records a page merged into the store's list (see `splices`).
-    func splice(_ dataID: String, _ key: String, word: UInt64, front: [String], back: [String], nodes: [String]) {
+    func splice(_ dataID: String, _ key: String, front: [String], back: [String], nodes: [String]) {
         splices.append(
-            ConnectionSplice(dataID: dataID, key: key, word: word, front: front, back: back, nodes: nodes))
+            ConnectionSplice(dataID: dataID, key: key, front: front, back: back, nodes: nodes))
     }
 
     /// A page merged into a list that is now read or written here: the list as it will be,

@@ -335,7 +335,7 @@ extension RecordSourceProxy {
     /// already in the list (relay drops the list's edge, not the page's) — and nothing is recorded.
     func spliceEdges(_ connection: String, page: [String], forward: Bool) -> Bool {
         let pageNodes = linkedID(ofEach: page, "node")
-        let merged: (edges: [String], nodes: [String], word: UInt64)? = store.withSnapshot { s in
+        let merged: (edges: [String], nodes: [String])? = store.withSnapshot { s in
             guard let c = s.symbol(connection), case .record(let r) = s.record(c), let k = s.symbol("edges"),
                 case .links(let list)? = s.field(r, k),
                 let index = store.connectionIndexes.index(c.raw, word: list.value)
@@ -358,11 +358,11 @@ extension RecordSourceProxy {
                 }
                 edges.append(edge)
             }
-            return (edges, nodes, list.value)
+            return (edges, nodes)
         }
         guard let merged else { return false }
         splice(
-            connection, "edges", word: merged.word, front: forward ? [] : merged.edges,
+            connection, "edges", front: forward ? [] : merged.edges,
             back: forward ? merged.edges : [], nodes: merged.nodes)
         return true
     }

@@ -11,11 +11,10 @@
 import Foundation
 
 /// A page merged into a connection's edges list in the arena (`RecordStore.publish(_:splices:)`):
-/// the list `key` of `dataID`, which was the value `word` when the merge was decided, becomes
-/// `front`, its items, then `back`; `nodes` are the page's nodes the index takes.
+/// the list `key` of `dataID` becomes `front`, its items, then `back`; `nodes` are the page's
+/// nodes the index takes.
 struct ConnectionSplice: Sendable {
     var dataID, key: String
-    var word: UInt64
     var front, back, nodes: [String]
 }
 
