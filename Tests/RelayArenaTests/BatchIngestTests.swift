@@ -23,12 +23,13 @@ final class BatchIngestTests: XCTestCase {
         for body in bodies { try one.commit(response: body, plan: plan) }
         for jobs in [1, 2, 4] {
             let batch = RecordStore()
-            var seen = 0
+            var seen: [Int] = []
             let report = try await batch.ingest(
                 bodies.enumerated().map { IngestResponse(bytes: $1, name: "r\($0)") }, plan: plan, jobs: jobs
-            ) { seen = $0.published }
+            ) { seen.append($0.published) }
             XCTAssertEqual(report.published, 24)
-            XCTAssertEqual(seen, 24)
+            // One report a publish, in order, on the caller's task.
+            XCTAssertEqual(seen, Array(1...24), "jobs \(jobs)")
             XCTAssertEqual(report.bytes, bodies.map(\.count).reduce(0, +))
             XCTAssertEqual(batch.relayJSON(), one.relayJSON(), "jobs \(jobs)")
             XCTAssertEqual(batch.arenaBytes, one.arenaBytes, "jobs \(jobs)")
@@ -85,6 +86,39 @@ final class BatchIngestTests: XCTestCase {
                 try one.commit(response: body, plan: plan)
             }
             XCTAssertEqual(store.relayJSON(), one.relayJSON())
+        }
+    }
+
+    /// A cancelled batch stops: it throws `CancellationError`, and the store holds the responses
+    /// published before it stopped, in order (the store of one-by-one commits of a prefix).
+    func testACancelledBatchStopsAfterAPrefix() async throws {
+        let plan = try TodoListSetup.plan(todos: 200)
+        // Many responses: the cancel, made from the third report on the caller's task, lands long
+        // before the workers could finish them all.
+        let bodies = responses(400)
+        var prefixes = [RecordStore().relayJSON()]
+        let one = RecordStore()
+        for body in bodies {
+            try one.commit(response: body, plan: plan)
+            prefixes.append(one.relayJSON())
+        }
+        for jobs in [2, 3] {
+            let store = RecordStore()
+            let inputs = bodies.enumerated().map { IngestResponse(bytes: $1, name: "r\($0)") }
+            // A task of its own: a cancelled task stays cancelled.
+            let batch = Task {
+                try await store.ingest(inputs, plan: plan, jobs: jobs) { report in
+                    if report.published == 3 { withUnsafeCurrentTask { $0?.cancel() } }
+                }
+            }
+            switch await batch.result {
+            case .success: XCTFail("a cancelled batch finished (jobs \(jobs))")
+            case .failure(let error): XCTAssertTrue(error is CancellationError, "\(error)")
+            }
+            let held = prefixes.firstIndex(of: store.relayJSON())
+            XCTAssertNotNil(held, "the store is no prefix of the batch (jobs \(jobs))")
+            XCTAssertGreaterThanOrEqual(held ?? 0, 3)
+            XCTAssertLessThan(held ?? 400, 400)
         }
     }
 }

@@ -61,7 +61,10 @@ extension RecordStore {
     ///
     /// A response that fails stops the batch with an `IngestError` naming it (the responses
     /// before it are published: write the store out only on success), or, with `keepGoing`, is
-    /// skipped and reported. `progress` is called after each publish, on the caller's task.
+    /// skipped and reported. `progress` is called after each publish, in order, on the caller's
+    /// task. Cancelling the caller's task stops the batch: it returns, throwing
+    /// `CancellationError`, once no worker is left, the store holding the responses published
+    /// before then (in order). With several jobs the workers iterate `responses`, one at a time.
     @discardableResult
     public func ingest(
         _ responses: some Sequence<IngestResponse>, plan: NormalizationPlan, rootID: String = RecordStore.rootID,
@@ -89,64 +92,157 @@ extension RecordStore {
             }
             return report
         }
-        var iterator = responses.makeIterator()
         // The normalizing runs on threads of its own, not on the tasks' cooperative pool: that
         // pool has one thread a core for the whole process, and a caller (a test harness, an
-        // app) blocking one of them would leave `jobs` workers sharing what is left. One serial
-        // queue a job, responses dealt in turn, each queue holding the next while it works: a
-        // worker finishing while the caller publishes goes straight on to its next response.
-        let workers = (0..<jobs).map {
-            DispatchQueue(label: "RelayArena.ingest.\($0)", qos: .userInitiated)
+        // app) blocking one of them would leave `jobs` workers sharing what is left. Each worker
+        // takes the next response, normalizes it, and publishes it itself when its turn has come
+        // (with the payload still in its core's cache); a payload that finishes early waits for
+        // whichever worker is publishing then. The caller's task only hears of progress.
+        let batch = Batch(AnyIterator(responses.makeIterator()), window: 2 * jobs, workers: jobs)
+        let (reports, reporter) = AsyncStream.makeStream(of: IngestReport.self, bufferingPolicy: .unbounded)
+        let wantsProgress = progress != nil
+        for worker in 0..<jobs {
+            DispatchQueue(label: "RelayArena.ingest.\(worker)", qos: .userInitiated).async {
+                batch.work(publishingInto: self, plan: plan, rootID: rootID, limits: limits, keepGoing: keepGoing) {
+                    if wantsProgress { reporter.yield($0) }
+                }
+                if batch.workerFinished() { reporter.finish() }
+            }
         }
-        try await withThrowingTaskGroup(of: (Int, IngestResponse, Handoff).self) {
-            group in
-            var started = 0
-            var nextToPublish = 0
-            var ready: [Int: (IngestResponse, Result<NormalizedPayload, RelayArenaError>)] = [:]
-            func startNext() -> Bool {
-                guard let response = iterator.next() else { return false }
-                let index = started
+        await withTaskCancellationHandler {
+            for await step in reports { progress?(step) }
+            // A cancelled task's stream ends at once: the workers may still be publishing.
+            await batch.finished()
+        } onCancel: {
+            batch.stop(CancellationError())
+        }
+        return try batch.outcome()
+    }
+
+    /// What a batch's workers share, under one lock: the responses not started, the payloads
+    /// waiting for their turn, whether one worker is publishing, and how it ended.
+    private final class Batch: @unchecked Sendable {
+        private let condition = NSCondition()
+        private var responses: AnyIterator<IngestResponse>
+        private var started = 0
+        private var nextToPublish = 0
+        private var ready: [Int: (IngestResponse, Result<NormalizedPayload, RelayArenaError>)] = [:]
+        private var publishing = false
+        private var exhausted = false
+        private var stopped: (any Error)?
+        private var report = IngestReport()
+        private var running: Int
+        private var whenFinished: CheckedContinuation<Void, Never>?
+        /// At most this many responses started and not yet published: memory follows the jobs.
+        private let window: Int
+
+        init(_ responses: AnyIterator<IngestResponse>, window: Int, workers: Int) {
+            self.responses = responses
+            self.window = window
+            running = workers
+        }
+
+        /// Ends the batch: no worker starts another response, nothing more is published.
+        func stop(_ error: any Error) {
+            condition.withLock {
+                if stopped == nil { stopped = error }
+                condition.broadcast()
+            }
+        }
+
+        /// True for the last worker to finish.
+        func workerFinished() -> Bool {
+            let (last, waiting) = condition.withLock {
+                running -= 1
+                defer { if running == 0 { whenFinished = nil } }
+                return (running == 0, running == 0 ? whenFinished : nil)
+            }
+            waiting?.resume()
+            return last
+        }
+
+        /// Returns once every worker has finished.
+        func finished() async {
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                let now = condition.withLock {
+                    if running == 0 { return true }
+                    whenFinished = done
+                    return false
+                }
+                if now { done.resume() }
+            }
+        }
+
+        func outcome() throws -> IngestReport {
+            try condition.withLock {
+                if let stopped { throw stopped }
+                return report
+            }
+        }
+
+        /// The next response to normalize and its place in the input, waiting while the window
+        /// is full; nil when the input is done or the batch stopped.
+        private func next() -> (Int, IngestResponse)? {
+            condition.withLock {
+                while stopped == nil && !exhausted && started - nextToPublish >= window { condition.wait() }
+                guard stopped == nil, !exhausted, let response = responses.next() else {
+                    exhausted = true
+                    return nil
+                }
                 started += 1
-                group.addTask {
-                    // The payload crosses from the worker's thread to the publishing task through
-                    // a lock: a hand-off every thread sanitizer understands.
-                    let handoff = Handoff()
-                    await withCheckedContinuation { done in
-                        workers[index % jobs].async {
-                            let result = Self.normalize(response, plan: plan, rootID: rootID, limits: limits)
-                            handoff.lock.withLock { handoff.result = result }
-                            done.resume()
-                        }
-                    }
-                    return (index, response, handoff)
-                }
-                return true
-            }
-            var more = true
-            while more && started < 2 * jobs { more = startNext() }
-            while let (index, response, handoff) = try await group.next() {
-                ready[index] = (response, handoff.lock.withLock { handoff.result! })
-                // Publish every payload whose turn has come, in input order.
-                while let (response, result) = ready.removeValue(forKey: nextToPublish) {
-                    nextToPublish += 1
-                    do { try publishInTurn(response, result) } catch {
-                        group.cancelAll()
-                        throw error
-                    }
-                }
-                // Keep the workers busy, with at most 2 × jobs responses started and not yet published.
-                while more && started - nextToPublish < 2 * jobs { more = startNext() }
+                return (started - 1, response)
             }
         }
-        return report
+
+        func work(
+            publishingInto store: RecordStore, plan: NormalizationPlan, rootID: String, limits: NormalizationLimits,
+            keepGoing: Bool, progress: (IngestReport) -> Void
+        ) {
+            while let (index, response) = next() {
+                let result = RecordStore.normalize(response, plan: plan, rootID: rootID, limits: limits)
+                condition.lock()
+                ready[index] = (response, result)
+                // Another worker is publishing: it takes this payload when its turn comes.
+                guard !publishing else {
+                    condition.unlock()
+                    continue
+                }
+                publishing = true
+                while stopped == nil, let (response, result) = ready.removeValue(forKey: nextToPublish) {
+                    condition.unlock()
+                    var failure: (any Error)?
+                    var published = false
+                    switch result {
+                    case .success(let payload):
+                        do {
+                            _ = try store.publishConsuming(payload)
+                            published = true
+                        } catch { failure = error }
+                    case .failure(let error):
+                        if !keepGoing { failure = IngestError(response: response.place, error: error) }
+                    }
+                    condition.lock()
+                    nextToPublish += 1
+                    if let failure {
+                        if stopped == nil { stopped = failure }
+                    } else if published {
+                        report.published += 1
+                        report.bytes += response.byteCount
+                    } else if case .failure(let error) = result {
+                        report.skipped.append((response.place, error))
+                    }
+                    let step = report
+                    condition.broadcast()
+                    // Reports leave in publish order: only the publishing worker sends them.
+                    if stopped == nil { progress(step) }
+                }
+                publishing = false
+                condition.unlock()
+            }
+        }
     }
 
-    private final class Handoff: @unchecked Sendable {
-        let lock = NSLock()
-        var result: Result<NormalizedPayload, RelayArenaError>?
-    }
-
-    private static func normalize(
+    fileprivate static func normalize(
         _ response: IngestResponse, plan: NormalizationPlan, rootID: String, limits: NormalizationLimits
     ) -> Result<NormalizedPayload, RelayArenaError> {
         do {
