@@ -218,6 +218,8 @@ final class SnapshotTests: XCTestCase {
             // U's values on the root's:
             ("overlap", root + 16 + 8, { self.put32(&$0, root + 16 + 8, UInt32(rootFields)) }),
             ("index slot", firstIndexSlot, { self.put32(&$0, firstIndexSlot, 0x0FFF_FFFF) }),
+            // (A slot with its tag bits and symbol 0.)
+            ("index slot", firstIndexSlot, { self.put32(&$0, firstIndexSlot, 0x1000_0000) }),
             ("shape word", l["words"]!, { self.put32(&$0, l["words"]!, 0) }),
             ("type 1", l["types"]! + 4, { self.put32(&$0, l["types"]! + 4, 0x00FF_FFFF) }),
             ("records counted", 72, { self.put32(&$0, 72, self.get32($0, 72) + 1) }),
