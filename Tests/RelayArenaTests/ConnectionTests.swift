@@ -341,6 +341,18 @@ final class ConnectionTests: XCTestCase {
         XCTAssertEqual(NSDictionary(dictionary: try records(indexed)), NSDictionary(dictionary: try records(reading)))
         try forward("c44", ["t45", "t43"])
 
+        // The first page fetched again (relay replaces the edges): the index of the old list
+        // must not decide the next page, whose t11 the new list lacks.
+        step = "first page again"
+        try both {
+            try $0.commitPayload(
+                query, variables: ["first": .int(3), "status": .string("any")],
+                response: page([("c50", "t50"), ("c51", "t51")], end: "c51", hasNext: true, start: "c50"))
+        }
+        try forward("c51", ["t11", "t52"])
+        XCTAssertEqual(try edges(indexed).map { $0.split(separator: "→")[1] }, ["t50", "t51", "t11", "t52"])
+        try forward("c52", ["t50", "t53"])
+
         // The list's room survives a snapshot as unused bytes: the store reopens the same.
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("paged-\(UUID()).snapshot").path
         defer { try? FileManager.default.removeItem(atPath: path) }

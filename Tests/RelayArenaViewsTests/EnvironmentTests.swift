@@ -273,6 +273,32 @@ final class EnvironmentTests: XCTestCase {
         XCTAssertEqual([first.updates, second.updates], [1, 0])
     }
 
+    /// A model changed before anyone read it (its change announced to no one) is observed like
+    /// any other once it is read: its data is the newest, and the next change fires.
+    func testAModelChangedBeforeItWasReadIsObservedOnceRead() async throws {
+        let (environment, network) = Environment.mock()
+        _ = try await fetched(environment, network, json: Payloads.currentUser)
+        let model = FragmentModel(environment: environment, pointer: FragmentPointer<ToDoItem_todo>(dataID: "VG9kbzow"))
+        func change(_ text: String) throws {
+            try environment.commitPayload(
+                ToDoRefetchQuery.artifact, variables: ["id": .string("VG9kbzow")],
+                response: Array(
+                    #"{"data":{"node":{"__typename":"Todo","id":"VG9kbzow","text":"\#(text)","complete":true}}}"#.utf8))
+        }
+        try change("Unread")
+        let fired = Fired()
+        withObservationTracking {
+            XCTAssertEqual(model.data?["text"], .string("Unread"))
+        } onChange: {
+            fired.mark("model")
+        }
+        XCTAssertEqual(fired.names, [])
+        try change("Read")
+        XCTAssertEqual(fired.names, ["model"])
+        XCTAssertEqual(model.data?["text"], .string("Read"))
+        XCTAssertEqual(model.updates, 2)
+    }
+
     func testQueryModelLoadsThenFollowsTheStore() async throws {
         let (environment, network) = Environment.mock()
         let model = QueryModel(environment: environment, operation: Self.list)

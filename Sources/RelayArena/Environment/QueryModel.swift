@@ -109,18 +109,40 @@ public final class QueryModel<O: GraphQLOperation> {
 /// What a fragment model shows, observed: a class of its own that is not generic, because the
 /// key paths of a generic class's properties are resolved anew at every change (a tenth of a
 /// refetch's notification work with 100k models).
+///
+/// A change of a state that was never read is not announced to Observation: nothing can be
+/// observing it (observers register by reading it), and announcing takes the registrar's lock, in
+/// memory of its own — with 100k models, a cache miss for each model changed. Most of a long
+/// list's models are never on screen.
 @MainActor
 @Observable
 public final class FragmentState {
-    public internal(set) var snapshot: ReadResult
+    public internal(set) var snapshot: ReadResult {
+        get {
+            read = true
+            access(keyPath: \.snapshot)
+            return shown
+        }
+        set {
+            guard read else {
+                shown = newValue
+                return
+            }
+            withMutation(keyPath: \.snapshot) { shown = newValue }
+        }
+    }
+    @ObservationIgnored private var shown: ReadResult
+    /// Whether `snapshot` or `updates` was ever read (and so may be observed).
+    @ObservationIgnored private var read = false
     /// How many times the data changed since the model was made (a cheap change signal). It
     /// changes only with `snapshot`, so it is observed through it: one mutation a change, not two.
     @ObservationIgnored private var count = 0
     public var updates: Int {
+        read = true
         access(keyPath: \.snapshot)
         return count
     }
-    init(_ snapshot: ReadResult) { self.snapshot = snapshot }
+    init(_ snapshot: ReadResult) { shown = snapshot }
 
     /// Shows `next`: one observed mutation.
     func update(_ next: ReadResult) {
