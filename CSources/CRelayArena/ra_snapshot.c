@@ -12,6 +12,7 @@
 #include "ra_json.h"
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -547,20 +548,56 @@ static bool check_maps(const snap_view *v, ra_error *err) {
     return true;
 }
 
-// A large file's second thread: the checksum, then the symbols [from, to).
-typedef struct snap_half {
-    snap_sum sum;
+// The symbols' checks, shared out in runs of SNAP_RUN symbols taken in order by whichever thread
+// is free (a large file's second thread takes its first once the checksum is done): how long
+// each part takes depends on the file's size and the caches, so no fixed split fits all.
+#ifndef RA_SNAPSHOT_RUN  // (the fuzzer sets it low, so that its small files take many runs)
+#define RA_SNAPSHOT_RUN 8192u
+#endif
+#define SNAP_RUN ((uint32_t)RA_SNAPSHOT_RUN)
+typedef struct snap_runs {
     const snap_view *v;
-    uint32_t from, to, nrecs;
+    uint32_t nsyms;
+    _Atomic uint32_t next;  // the first symbol of the next run to take
+} snap_runs;
+
+// One thread's part: its own bitmap of the values seen, the records counted, and its first
+// failure (the run it was in, so that the earliest run's is reported, as one thread would).
+typedef struct snap_part {
+    snap_runs *runs;
     uint64_t *_Nullable taken;
-    pthread_t thread;
+    uint32_t nrecs, failed_run;
     bool ok;
     ra_error err;
-} snap_half;
-static void *half_run(void *arg) {
-    snap_half *c = arg;
+} snap_part;
+
+static void check_runs(snap_part *p) {
+    p->ok = true;
+    p->nrecs = 0;
+    for (;;) {
+        uint32_t from = atomic_fetch_add_explicit(&p->runs->next, SNAP_RUN, memory_order_relaxed);
+        if (from >= p->runs->nsyms) return;
+        uint32_t to = p->runs->nsyms - from > SNAP_RUN ? from + SNAP_RUN : p->runs->nsyms, n = 0;
+        if (!check_symbols(p->runs->v, from ? from : 1, to, p->taken, &n, &p->err)) {
+            // (Runs are taken in order: every earlier one is checked by some thread.)
+            p->ok = false;
+            p->failed_run = from;
+            return;
+        }
+        p->nrecs += n;
+    }
+}
+
+// A large file's second thread: the checksum, then runs of symbols.
+typedef struct snap_helper {
+    snap_sum sum;
+    snap_part part;
+    pthread_t thread;
+} snap_helper;
+static void *helper_run(void *arg) {
+    snap_helper *c = arg;
     sum_run(&c->sum);
-    c->ok = check_symbols(c->v, c->from, c->to, c->taken, &c->nrecs, &c->err);
+    check_runs(&c->part);
     return NULL;
 }
 
@@ -611,49 +648,65 @@ static ra_source *_Nullable snap_open(uint8_t *b, size_t n, bool copy, ra_error 
     v.words = (const uint32_t *)(b + v.off[A_WORDS]);
     v.types = (const uint32_t *)(b + v.off[A_TYPES]);
     v.heap = b + v.off[A_HEAP];
-    // A large file's checksum and last eighth of the symbols are checked on a thread of their own,
-    // the rest here meanwhile (each half marks the values it sees in a bitmap of its own; the
-    // two must not meet). A corrupt file is reported as such, whatever bound its corruption broke.
-    snap_half helper = {.sum = {b, n, false}, .v = &v, .from = h.nsyms, .to = h.nsyms};
+    // A large file's checksum is computed on a thread of its own, which then helps with the
+    // symbols (each thread marks the values it sees in a bitmap of its own; the two must not
+    // meet). A corrupt file is reported as such, whatever bound its corruption broke.
+    snap_runs runs = {.v = &v, .nsyms = h.nsyms};
+    atomic_init(&runs.next, 0);
+    snap_part part = {.runs = &runs};
+    snap_helper helper = {.sum = {b, n, false}, .part = {.runs = &runs, .ok = true}};
     ra_error bounds = {0};
     bool ok = check_tables(&v, &bounds), threaded = false;
     size_t words = (size_t)h.nfields / 64 + 1;
-    uint64_t *taken = ok ? ra_calloc(words, 8) : NULL;
+    part.taken = ok ? ra_calloc(words, 8) : NULL;
     if (ok && n >= RA_SNAPSHOT_THREAD_MIN) {
-        helper.from = h.nsyms - (h.nsyms - 1) / 8;
-        helper.taken = ra_calloc(words, 8);
-        threaded = taken && helper.taken && pthread_create(&helper.thread, NULL, half_run, &helper) == 0;
-        if (!threaded) helper.from = h.nsyms;
+        helper.part.taken = ra_calloc(words, 8);
+        threaded = part.taken && helper.part.taken && pthread_create(&helper.thread, NULL, helper_run, &helper) == 0;
     }
     if (!threaded) sum_run(&helper.sum);
-    uint32_t nrecs = 0;
-    ok = ok && taken && check_symbols(&v, 1, helper.from, taken, &nrecs, &bounds) && check_maps(&v, &bounds);
+    // The index and derivation tables first, while the other thread sums; a symbol's failure is
+    // the one reported if both fail.
+    ra_error maps = {0};
+    bool maps_ok = ok && check_maps(&v, &maps);
+    if (ok && part.taken) {
+        check_runs(&part);
+        ok = part.ok;
+    } else {
+        ok = false;
+    }
     if (threaded) pthread_join(helper.thread, NULL);
+    uint32_t nrecs = part.nrecs;
     if (!helper.sum.ok) {
-        ra_dealloc(taken);
-        ra_dealloc(helper.taken);
+        ra_dealloc(part.taken);
+        ra_dealloc(helper.part.taken);
         fail(err, n - 8, "snapshot checksum mismatch (the file is corrupt)");
         return NULL;
     }
-    if (ok && threaded && !helper.ok) {
+    if (threaded && !helper.part.ok && (ok || helper.part.failed_run < part.failed_run)) {
         ok = false;
-        bounds = helper.err;
+        part.err = helper.part.err;
+    }
+    if (!ok && part.taken) bounds = part.err;
+    if (ok && !maps_ok) {
+        ok = false;
+        bounds = maps;
     }
     if (ok && threaded) {
+        uint64_t *taken = part.taken, *other = helper.part.taken;
         for (size_t w = 0; w < words; w++)
-            if (taken[w] & helper.taken[w]) {
-                uint64_t k = 64 * (uint64_t)w + (uint64_t)__builtin_ctzll(taken[w] & helper.taken[w]);
+            if (taken[w] & other[w]) {
+                uint64_t k = 64 * (uint64_t)w + (uint64_t)__builtin_ctzll(taken[w] & other[w]);
                 ok = fail(&bounds, v.off[A_VALS] + 4 * k, "bad bound: two records' values overlap at value %llu",
                           (unsigned long long)k);
                 break;
             }
-        nrecs += helper.nrecs;
+        nrecs += helper.part.nrecs;
     }
     if (ok && nrecs != h.nrecs)
         ok = fail(&bounds, offsetof(snap_header, nrecs), "bad bound: %u records counted, %u in the header", nrecs, h.nrecs);
     bool oom = !bounds.code && !ok;  // (no check failed: an allocation did)
-    ra_dealloc(taken);
-    ra_dealloc(helper.taken);
+    ra_dealloc(part.taken);
+    ra_dealloc(helper.part.taken);
     if (oom) goto oom;
     if (!ok) {
         if (err) *err = bounds;

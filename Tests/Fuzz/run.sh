@@ -18,7 +18,7 @@ ld=()
 target="${FUZZ_TARGET:-normalize}"
 case "$target" in
 normalize) corpus="$here/corpus"; dict=(-dict="$here/fuzz.dict"); defs=() ;;
-snapshot) corpus="$here/corpus-snapshot"; dict=(); defs=(-DRA_SNAPSHOT_THREAD_MIN=1024) ;;  # (two threads from 1 KiB)
+snapshot) corpus="$here/corpus-snapshot"; dict=(); defs=(-DRA_SNAPSHOT_THREAD_MIN=1024 -DRA_SNAPSHOT_RUN=2) ;;  # (two threads from 1 KiB, runs of 2 symbols)
 *) echo "FUZZ_TARGET: normalize or snapshot" >&2; exit 1 ;;
 esac
 src="$root/CSources/CRelayArena"

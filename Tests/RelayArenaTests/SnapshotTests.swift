@@ -279,7 +279,8 @@ final class SnapshotTests: XCTestCase {
 
         let l = layout(bytes)
         let nsyms = Int(get32(bytes, 48))
-        // A record in the second thread's part (the last fifth), and one in the first's.
+        // A record near the end and one near the start: in runs of symbols far apart, which either
+        // thread may check.
         let late = (l["syms"]! + 16 * (nsyms - 3)...l["syms"]! + 16 * (nsyms - 1)).first {
             ($0 - l["syms"]!) % 16 == 0 && get32(bytes, $0 + 8) != 0xFFFF_FFFF && bytes[$0 + 14] | bytes[$0 + 15] != 0
         }!
@@ -300,6 +301,12 @@ final class SnapshotTests: XCTestCase {
         RecordStore.fixSnapshotChecksum(&overlap)
         let e = loadError(overlap)
         XCTAssertTrue(e?.message.contains("overlap") == true, "\(String(describing: e))")
+        // Both broken: the earlier one is reported, as one thread checking in order would.
+        var both = type
+        both[early + 12] = 0xFF
+        both[early + 13] |= 0x7F
+        RecordStore.fixSnapshotChecksum(&both)
+        for _ in 0..<20 { XCTAssertEqual(loadError(both)?.offset, UInt64(early + 12)) }
     }
 
     // MARK: Atomic writes
