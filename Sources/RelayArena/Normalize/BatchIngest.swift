@@ -88,6 +88,7 @@ extension RecordStore {
         if jobs == 1 {
             // One job is one thread: normalize, publish, next (what a job count measures against).
             for response in responses {
+                try Task.checkCancellation()
                 try publishInTurn(response, Self.normalize(response, plan: plan, rootID: rootID, limits: limits))
             }
             return report
@@ -221,13 +222,14 @@ extension RecordStore {
                     case .failure(let error):
                         if !keepGoing { failure = IngestError(response: response.place, error: error) }
                     }
+                    let bytes = published ? response.byteCount : 0  // (a file's size: asked outside the lock)
                     condition.lock()
                     nextToPublish += 1
                     if let failure {
                         if stopped == nil { stopped = failure }
                     } else if published {
                         report.published += 1
-                        report.bytes += response.byteCount
+                        report.bytes += bytes
                     } else if case .failure(let error) = result {
                         report.skipped.append((response.place, error))
                     }
