@@ -46,6 +46,27 @@ public struct IngestReport: Sendable {
     public var skipped: [(response: String, error: RelayArenaError)] = []
 }
 
+/// What a response of a batch came to in its turn.
+private enum Settled {
+    case published(bytes: Int)
+    case skipped(RelayArenaError)
+    case failed(any Error)
+}
+
+extension IngestReport {
+    /// Counts `response` as `settled`; returns the error that ends the batch, if it is one.
+    fileprivate mutating func count(_ settled: Settled, of response: IngestResponse) -> (any Error)? {
+        switch settled {
+        case .published(let bytes):
+            published += 1
+            self.bytes += bytes
+        case .skipped(let error): skipped.append((response.place, error))
+        case .failed(let error): return error
+        }
+        return nil
+    }
+}
+
 /// A response of a batch that failed: where (file, line) and the normalizer's error (with its
 /// byte offset in that response).
 public struct IngestError: Error, CustomStringConvertible, Sendable {
@@ -72,24 +93,16 @@ extension RecordStore {
         keepGoing: Bool = false, progress: ((IngestReport) -> Void)? = nil
     ) async throws -> IngestReport {
         let jobs = max(1, jobs)
-        var report = IngestReport()
-        func publishInTurn(_ response: IngestResponse, _ result: Result<NormalizedPayload, RelayArenaError>) throws {
-            switch result {
-            case .success(let payload):
-                _ = try publishConsuming(payload)
-                report.published += 1
-                report.bytes += response.byteCount
-            case .failure(let error):
-                guard keepGoing else { throw IngestError(response: response.place, error: error) }
-                report.skipped.append((response.place, error))
-            }
-            progress?(report)
-        }
         if jobs == 1 {
             // One job is one thread: normalize, publish, next (what a job count measures against).
+            var report = IngestReport()
             for response in responses {
                 try Task.checkCancellation()
-                try publishInTurn(response, Self.normalize(response, plan: plan, rootID: rootID, limits: limits))
+                let result = Self.normalize(response, plan: plan, rootID: rootID, limits: limits)
+                if let failure = report.count(publishInTurn(response, result, keepGoing: keepGoing), of: response) {
+                    throw failure
+                }
+                progress?(report)
             }
             return report
         }
@@ -211,28 +224,10 @@ extension RecordStore {
                 publishing = true
                 while stopped == nil, let (response, result) = ready.removeValue(forKey: nextToPublish) {
                     condition.unlock()
-                    var failure: (any Error)?
-                    var published = false
-                    switch result {
-                    case .success(let payload):
-                        do {
-                            _ = try store.publishConsuming(payload)
-                            published = true
-                        } catch { failure = error }
-                    case .failure(let error):
-                        if !keepGoing { failure = IngestError(response: response.place, error: error) }
-                    }
-                    let bytes = published ? response.byteCount : 0  // (a file's size: asked outside the lock)
+                    let settled = store.publishInTurn(response, result, keepGoing: keepGoing)
                     condition.lock()
                     nextToPublish += 1
-                    if let failure {
-                        if stopped == nil { stopped = failure }
-                    } else if published {
-                        report.published += 1
-                        report.bytes += bytes
-                    } else if case .failure(let error) = result {
-                        report.skipped.append((response.place, error))
-                    }
+                    if let failure = report.count(settled, of: response), stopped == nil { stopped = failure }
                     let step = report
                     condition.broadcast()
                     // Reports leave in publish order: only the publishing worker sends them.
@@ -241,6 +236,22 @@ extension RecordStore {
                 publishing = false
                 condition.unlock()
             }
+        }
+    }
+
+    /// Publishes a response's payload in its turn, or settles its failure (skipped with
+    /// `keepGoing`, else the batch's end).
+    fileprivate func publishInTurn(
+        _ response: IngestResponse, _ result: Result<NormalizedPayload, RelayArenaError>, keepGoing: Bool
+    ) -> Settled {
+        switch result {
+        case .success(let payload):
+            do {
+                _ = try publishConsuming(payload)
+                return .published(bytes: response.byteCount)
+            } catch { return .failed(error) }
+        case .failure(let error):
+            return keepGoing ? .skipped(error) : .failed(IngestError(response: response.place, error: error))
         }
     }
 
