@@ -192,11 +192,15 @@ struct Bench: ParsableCommand {
             ("refetch_identical_all_models_seconds", fmt(notes.identicalAll), nil),
             ("refetch_identical_no_models_seconds", fmt(notes.identicalNone), nil),
             ("refetch_identical_models_called", String(notes.identicalCalled), nil),
+            ("notify_1pct_ratio_median", fmt(notes.ratios.notify1), nil),
+            ("refetch_10pct_ratio_median", fmt(notes.ratios.refetch10), nil),
+            ("refetch_identical_ratio_median", fmt(notes.ratios.identical), nil),
         ]
         #if HTTP
             rows += [
                 ("fetch_in_process_seconds", fmt(fetched.inProcessSeconds), nil),
                 ("fetch_from_memory_seconds", fmt(fetched.fromMemorySeconds), nil),
+                ("fetch_in_process_ratio_median", fmt(fetched.inProcessRatio), nil),
                 ("fetch_seconds", fmt(fetched.fetchSeconds), nil),
                 ("fetch_normalize_file_seconds", fmt(fetched.normalizeSeconds), nil),
                 ("fetch_peak_rss_growth_bytes", fetched.peakGrowth.map { String($0) } ?? "null", nil),
@@ -249,7 +253,7 @@ struct Bench: ParsableCommand {
         }
         #if HTTP
             print(
-                "fetch over loopback HTTP / ingest from memory: \(fmt(fetched.inProcessSeconds / fetched.fromMemorySeconds))×; "
+                "fetch over loopback HTTP / ingest from memory (median of \(fetched.rounds) paired rounds): \(fmt(fetched.inProcessRatio))×; "
                     + "relay-arena fetch / normalize of a file (whole processes): \(fmt(fetched.fetchSeconds / fetched.normalizeSeconds))×"
                     + (fetched.peakGrowth.map {
                         "; fetch peak RSS growth / store bytes: \(fmt(Double($0) / Double(store.arenaBytes)))×"
@@ -260,9 +264,9 @@ struct Bench: ParsableCommand {
             "snapshot open + verify + first read / ingest: \(fmt(snap.open / ingest))×; snapshot write / write + fsync of as many bytes: \(fmt(snap.write / snap.plainWrite))×; first write's copy / ingest: \(fmt(snap.firstWrite / ingest))×"
         )
         print(
-            "notification work, 1% changed: \(todos) models / the \(notes.called1) on changed todos: \(fmt(notes.notify1All / notes.notify1Changed))×; "
-                + "refetch 10% end to end, \(todos) models / none: \(fmt(notes.refetch10All / notes.refetch10None))×; "
-                + "identical refetch, \(todos) models / none: \(fmt(notes.identicalAll / notes.identicalNone))× (\(notes.identicalCalled) called)"
+            "median of \(notes.rounds) paired rounds: notification work, 1% changed: \(todos) models / the \(notes.called1) on changed todos: \(fmt(notes.ratios.notify1))×; "
+                + "refetch 10% end to end, \(todos) models / none: \(fmt(notes.ratios.refetch10))×; "
+                + "identical refetch, \(todos) models / none: \(fmt(notes.ratios.identical))× (\(notes.identicalCalled) called)"
         )
         print(
             "GC of \(life.records) records, half the roots released / their ingest: \(fmt(life.collect / life.ingest))× "
@@ -397,61 +401,76 @@ struct Bench: ParsableCommand {
         return (bytes.count, write, plainWrite, open, firstWrite)
     }
 
-    /// The environment's notification figures (NotificationWorkload): a fragment model on every
-    /// todo against models on only the todos a 1% refetch changes (the notification work should
-    /// follow what changed, not who listens), and whole refetches (normalize, publish, notify,
-    /// re-read) with a model per todo against none. Best of `repetitions` (at most 3: each round
-    /// builds four stores and two sets of models).
+    /// The environment's notification figures (NotificationWorkload), measured as the suite's
+    /// Environment benchmarks measure them: a fragment model on every todo against models on only
+    /// the todos a 1% refetch changes (the notification work should follow what changed, not who
+    /// listens), and whole refetches (normalize, publish, notify, re-read) with a model per todo
+    /// against none. The three environments are built once; each round refetches into both sides
+    /// of a figure (which first alternates), then refetches the first response into each again,
+    /// untimed, so that every timed refetch meets a store holding the first response and models
+    /// that have been through publishes, as an app's have. Each side's best time of
+    /// `repetitions` rounds (at least 15), and each figure's median ratio of a round's two sides
+    /// (the suite's statistic: a round's two sides meet the same state of a shared, noisy machine).
     @MainActor
     func notifications(first: [UInt8], changed10: [UInt8]) throws -> (
         notify1All: Double, notify1Changed: Double, called1: Int, refetch10All: Double, refetch10None: Double,
-        identicalAll: Double, identicalNone: Double, identicalCalled: Int
+        identicalAll: Double, identicalNone: Double, identicalCalled: Int,
+        ratios: (notify1: Double, refetch10: Double, identical: Double), rounds: Int
     ) {
         let changed1 = TodoListWorkload(todos: todos).response(changedPercent: 1)
-        let todoIDs = NotificationWorkload.todoIDs(todos)
         let changedIDs = try NotificationWorkload.changedTodoIDs(first: first, changed: changed1, todos: todos)
+        let (every, everyModels) = try NotificationWorkload.environment(
+            first: first, todos: todos, models: NotificationWorkload.todoIDs(todos))
+        let (few, fewModels) = try NotificationWorkload.environment(first: first, todos: todos, models: changedIDs)
+        let (none, _) = try NotificationWorkload.environment(first: first, todos: todos, models: [])
+        defer { withExtendedLifetime((everyModels, fewModels)) {} }
         var r = (
             notify1All: Double.infinity, notify1Changed: Double.infinity, called1: 0, refetch10All: Double.infinity,
             refetch10None: Double.infinity, identicalAll: Double.infinity, identicalNone: Double.infinity,
-            identicalCalled: 0
+            identicalCalled: 0, ratios: (notify1: 0.0, refetch10: 0.0, identical: 0.0), rounds: max(repetitions, 15)
         )
-        for _ in 0..<min(repetitions, 3) {
-            do {
-                let (none, _) = try NotificationWorkload.environment(first: first, todos: todos, models: [])
-                r.identicalNone = min(
-                    r.identicalNone, try NotificationWorkload.refetch(none, first, todos: todos).total)
-                r.refetch10None = min(
-                    r.refetch10None, try NotificationWorkload.refetch(none, changed10, todos: todos).total)
+        var ratios: (notify1: [Double], refetch10: [Double], identical: [Double]) = ([], [], [])
+        typealias Refetch = (notify: Double, total: Double, called: Int)
+        /// `response` refetched into `a` and `b` (`a` first when `aFirst`), then the first response
+        /// into each again, untimed.
+        func pair(_ response: [UInt8], _ a: Environment, _ b: Environment, aFirst: Bool) throws -> (Refetch, Refetch) {
+            let refetch = { (e: Environment) in try NotificationWorkload.refetch(e, response, todos: todos) }
+            let result: (Refetch, Refetch)
+            if aFirst {
+                let x = try refetch(a)
+                result = (x, try refetch(b))
+            } else {
+                let y = try refetch(b)
+                result = (try refetch(a), y)
             }
-            do {
-                let (all, models) = try NotificationWorkload.environment(
-                    first: first, todos: todos, models: todoIDs)
-                let identical = try NotificationWorkload.refetch(all, first, todos: todos)
-                r.identicalAll = min(r.identicalAll, identical.total)
-                r.identicalCalled = max(r.identicalCalled, identical.called)
-                r.refetch10All = min(
-                    r.refetch10All, try NotificationWorkload.refetch(all, changed10, todos: todos).total)
-                withExtendedLifetime(models) {}
-            }
-            do {
-                let (few, models) = try NotificationWorkload.environment(first: first, todos: todos, models: changedIDs)
-                let one = try NotificationWorkload.refetch(few, changed1, todos: todos)
-                r.notify1Changed = min(r.notify1Changed, one.notify)
-                withExtendedLifetime(models) {}
-            }
-            do {
-                let (all, models) = try NotificationWorkload.environment(
-                    first: first, todos: todos, models: todoIDs)
-                let one = try NotificationWorkload.refetch(all, changed1, todos: todos)
-                r.notify1All = min(r.notify1All, one.notify)
-                r.called1 = one.called
-                withExtendedLifetime(models) {}
-            }
+            for e in [a, b] { _ = try NotificationWorkload.refetch(e, first, todos: todos) }
+            return result
         }
-        guard r.called1 == changedIDs.count else {
-            throw RelayArenaError(
-                code: .misuse, message: "a 1% refetch called \(r.called1) models, expected \(changedIDs.count)")
+        for round in 0..<r.rounds {
+            let everyFirst = round % 2 == 0
+            let (one, oneFew) = try pair(changed1, every, few, aFirst: everyFirst)
+            r.notify1All = min(r.notify1All, one.notify)
+            r.notify1Changed = min(r.notify1Changed, oneFew.notify)
+            r.called1 = one.called
+            ratios.notify1.append(one.notify / oneFew.notify)
+            guard one.called == changedIDs.count, oneFew.called == changedIDs.count else {
+                throw RelayArenaError(
+                    code: .misuse,
+                    message:
+                        "a 1% refetch called \(one.called) and \(oneFew.called) models, expected \(changedIDs.count)")
+            }
+            let (ten, tenNone) = try pair(changed10, every, none, aFirst: everyFirst)
+            r.refetch10All = min(r.refetch10All, ten.total)
+            r.refetch10None = min(r.refetch10None, tenNone.total)
+            ratios.refetch10.append(ten.total / tenNone.total)
+            let (same, sameNone) = try pair(first, every, none, aFirst: everyFirst)
+            r.identicalAll = min(r.identicalAll, same.total)
+            r.identicalNone = min(r.identicalNone, sameNone.total)
+            r.identicalCalled = max(r.identicalCalled, same.called)
+            ratios.identical.append(same.total / sameNone.total)
         }
+        func median(_ xs: [Double]) -> Double { xs.sorted()[xs.count / 2] }
+        r.ratios = (median(ratios.notify1), median(ratios.refetch10), median(ratios.identical))
         return r
     }
 

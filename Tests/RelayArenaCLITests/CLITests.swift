@@ -264,5 +264,13 @@ final class CLITests: CLITestCase {
             default: XCTFail("\(key) is neither an integer nor null")
             }
         }
+        // The notification figures' medians of paired rounds: positive ratios. The 1% refetch
+        // called some models (the bench fails unless it called one on each changed todo, on both
+        // sides, in every round); the identical one none.
+        for key in ["notify_1pct_ratio_median", "refetch_10pct_ratio_median", "refetch_identical_ratio_median"] {
+            XCTAssertGreaterThan(number(key) ?? 0, 0, key)
+        }
+        XCTAssertGreaterThan(number("notify_1pct_models_called") ?? 0, 0)
+        XCTAssertEqual(number("refetch_identical_models_called"), 0)
     }
 }
