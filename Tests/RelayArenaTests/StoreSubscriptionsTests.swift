@@ -191,4 +191,34 @@ final class StoreSubscriptionsTests: XCTestCase {
         subs.notify(try publish(store, "TodoQuery", ["id": .string("t1")], todo("t1", "eins")))
         XCTAssertEqual(calls, [#"b:"eins""#], "a no longer follows t1")
     }
+
+    /// A re-read's seen records are what it visited this time (a re-read hands back the last
+    /// read's set only when it saw just that one record again): the same record, a linked record
+    /// gone, a linked record back.
+    func testAReReadSeesWhatItVisitsNow() throws {
+        let store = RecordStore()
+        let me: Variables = ["id": .string("4")]
+        _ = try publish(store, "UserQuery", me, #"{"user":{"id":"4","name":"Zuck"}}"#)
+        let subs = StoreSubscriptions(store: store)
+        let (nameFirst, name) = subs.subscribe(fragment("Name_user", "4")) { _ in }
+        let (queryFirst, query) = subs.subscribe(.operation(Self.docs.operations["UserQuery"]!, variables: me)) { _ in }
+        XCTAssertEqual(nameFirst.seenRecords, ["4"])
+        XCTAssertEqual(queryFirst.seenRecords, [RecordStore.rootID, "4"])
+
+        subs.notify(try publish(store, "UserQuery", me, #"{"user":{"id":"4","name":"Mark"}}"#))
+        XCTAssertEqual(subs.snapshot(name)?.seenRecords, ["4"])
+        XCTAssertEqual(subs.snapshot(name)?.data?["name"], .string("Mark"))
+        XCTAssertEqual(subs.snapshot(query)?.seenRecords, [RecordStore.rootID, "4"])
+
+        subs.notify(try publish(store, "UserQuery", me, #"{"user":null}"#))
+        XCTAssertEqual(subs.snapshot(query)?.seenRecords, [RecordStore.rootID])
+        XCTAssertEqual(subs.snapshot(query)?.data?["user"], .null)
+
+        subs.notify(try publish(store, "UserQuery", me, #"{"user":{"id":"4","name":"Mark"}}"#))
+        XCTAssertEqual(subs.snapshot(query)?.seenRecords, [RecordStore.rootID, "4"])
+        // And the index follows: a change of "4" alone re-reads both again.
+        subs.notify(try publish(store, "UserQuery", me, #"{"user":{"id":"4","name":"Zuck"}}"#))
+        XCTAssertEqual(subs.lastReReadCount, 2)
+        XCTAssertEqual(subs.snapshot(query)?.data?["user"]?["name"], .string("Zuck"))
+    }
 }

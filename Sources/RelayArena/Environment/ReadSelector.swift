@@ -46,14 +46,16 @@ public struct ReadSelector: Sendable {
     }
 
     /// Reads under `snapshot`.
-    public func read(_ snapshot: StoreSnapshot) -> ReadResult { read(snapshot, expectingSeen: 0) }
+    public func read(_ snapshot: StoreSnapshot) -> ReadResult { read(snapshot, previouslySeen: nil) }
 
-    /// A read that expects to see about `seen` records (a re-read: the last read's count), so a
-    /// large one grows its set of seen records once.
-    func read(_ snapshot: StoreSnapshot, expectingSeen seen: Int) -> ReadResult {
+    /// A re-read, given the records the last read saw: a large one grows its set of seen records
+    /// once, and one that sees the same single record hands back the last set (see `SeenRecords`).
+    func read(_ snapshot: StoreSnapshot, previouslySeen: Set<String>?) -> ReadResult {
+        let seen = previouslySeen?.count ?? 0
         switch node {
         case .operation(let o):
             var reader = Reader(snapshot: snapshot, variables: variables, owner: owner)
+            reader.previouslySeen = previouslySeen
             if seen > 64 { reader.seen.reserveCapacity(seen) }
             return reader.read(o.reader, abstractKey: nil, dataID: dataID)
         case .fragment(let f):
@@ -62,6 +64,7 @@ public struct ReadSelector: Sendable {
                 vars[def.name] = def.defaultValue ?? .null
             }
             var reader = Reader(snapshot: snapshot, variables: vars, owner: owner)
+            reader.previouslySeen = previouslySeen
             if seen > 64 { reader.seen.reserveCapacity(seen) }
             return reader.read(f.selections, abstractKey: f.abstractKey, typeCondition: f.typeCondition, dataID: dataID)
         }

@@ -188,7 +188,7 @@ public final class StoreSubscriptions {
         store.withSnapshot { s in
             for id in order {
                 guard let entry = entries[id] else { continue }
-                let next = entry.selector.read(s, expectingSeen: entry.snapshot.seenRecords.count)
+                let next = entry.selector.read(s, previouslySeen: entry.snapshot.seenRecords)
                 let dataChanged = next.data != entry.snapshot.data
                 if next.seenRecords != entry.snapshot.seenRecords {
                     unindex(id, entry)

@@ -39,13 +39,51 @@ extension RecordStore {
     }
 }
 
+/// The records a read visits. Most fragments read one record, so the first is kept apart and a
+/// set is made only for a second one; and a re-read that saw the same one record as the last
+/// read hands back that read's set, so that it makes none (with many subscriptions, making one
+/// and freeing the last is most of a re-read's memory traffic besides its data).
+struct SeenRecords {
+    private var first: String?
+    private var rest: Set<String> = []
+
+    mutating func insert(_ dataID: String) {
+        guard let first else {
+            first = dataID
+            return
+        }
+        if first != dataID { rest.insert(dataID) }
+    }
+
+    mutating func formUnion(_ other: SeenRecords) {
+        if let first = other.first { insert(first) }
+        for dataID in other.rest { insert(dataID) }
+    }
+
+    mutating func reserveCapacity(_ count: Int) { rest.reserveCapacity(count) }
+
+    /// The records as a set: `previous` itself when it holds just the one record seen.
+    func set(reusing previous: Set<String>?) -> Set<String> {
+        guard let first else { return [] }
+        guard rest.isEmpty else {
+            var all = rest
+            all.insert(first)
+            return all
+        }
+        if let previous, previous.count == 1, previous.contains(first) { return previous }
+        return [first]
+    }
+}
+
 struct Reader {
     let snapshot: StoreSnapshot
     let variables: Variables
     let owner: FragmentOwner?
     var isMissingData = false
     var withinUnmatchedTypeRefinement = false
-    var seen: Set<String> = []
+    var seen = SeenRecords()
+    /// The records the last read of the same selector saw, if this is a re-read (see `SeenRecords`).
+    var previouslySeen: Set<String>?
 
     init(snapshot: StoreSnapshot, variables: Variables, owner: FragmentOwner?) {
         self.snapshot = snapshot
@@ -73,7 +111,7 @@ struct Reader {
             }
         }
         let data = traverse(selections, dataID: dataID)
-        return ReadResult(data: data, isMissingData: isMissingData, seenRecords: seen)
+        return ReadResult(data: data, isMissingData: isMissingData, seenRecords: seen.set(reusing: previouslySeen))
     }
 
     mutating func markMissing() {
