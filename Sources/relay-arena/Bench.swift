@@ -41,6 +41,20 @@ struct Bench: ParsableCommand {
         return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     }
 
+    /// Runs `a` and `b`, `a` first when `aFirst`; their results in that order (a, b). Paired
+    /// figures alternate which side goes first, as the suite does.
+    func alternately<A, B>(_ aFirst: Bool, _ a: () throws -> A, _ b: () throws -> B) rethrows -> (A, B) {
+        if aFirst {
+            let x = try a()
+            return (x, try b())
+        }
+        let y = try b()
+        return (try a(), y)
+    }
+
+    /// The median of paired rounds' ratios (the suite's statistic).
+    func median(_ ratios: [Double]) -> Double { ratios.sorted()[ratios.count / 2] }
+
     func best(_ body: () throws -> Void) rethrows -> Double {
         var best = Double.infinity
         for _ in 0..<repetitions {
@@ -434,15 +448,9 @@ struct Bench: ParsableCommand {
         /// `response` refetched into `a` and `b` (`a` first when `aFirst`), then the first response
         /// into each again, untimed.
         func pair(_ response: [UInt8], _ a: Environment, _ b: Environment, aFirst: Bool) throws -> (Refetch, Refetch) {
-            let refetch = { (e: Environment) in try NotificationWorkload.refetch(e, response, todos: todos) }
-            let result: (Refetch, Refetch)
-            if aFirst {
-                let x = try refetch(a)
-                result = (x, try refetch(b))
-            } else {
-                let y = try refetch(b)
-                result = (try refetch(a), y)
-            }
+            let result = try alternately(
+                aFirst, { try NotificationWorkload.refetch(a, response, todos: todos) },
+                { try NotificationWorkload.refetch(b, response, todos: todos) })
             for e in [a, b] { _ = try NotificationWorkload.refetch(e, first, todos: todos) }
             return result
         }
@@ -469,7 +477,6 @@ struct Bench: ParsableCommand {
             r.identicalCalled = max(r.identicalCalled, same.called)
             ratios.identical.append(same.total / sameNone.total)
         }
-        func median(_ xs: [Double]) -> Double { xs.sorted()[xs.count / 2] }
         r.ratios = (median(ratios.notify1), median(ratios.refetch10), median(ratios.identical))
         return r
     }

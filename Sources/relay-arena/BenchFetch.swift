@@ -70,15 +70,7 @@
                     let count = try RecordStore().commit(response: response, plan: plan).count
                     return (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, count)
                 }
-                let fetched: (Double, Int)
-                let ingested: (Double, Int)
-                if round % 2 == 0 {
-                    fetched = try fetch()
-                    ingested = try fromMemory()
-                } else {
-                    ingested = try fromMemory()
-                    fetched = try fetch()
-                }
+                let (fetched, ingested) = try alternately(round % 2 == 0, fetch, fromMemory)
                 guard ingested.1 == fetched.1 else {
                     throw RelayArenaError(
                         code: .misuse, message: "fetched \(fetched.1) records, ingested \(ingested.1)")
@@ -87,7 +79,7 @@
                 figures.fromMemorySeconds = min(figures.fromMemorySeconds, ingested.0)
                 ratios.append(fetched.0 / ingested.0)
             }
-            figures.inProcessRatio = ratios.sorted()[ratios.count / 2]
+            figures.inProcessRatio = median(ratios)
             figures.rounds = ratios.count
             for _ in 0..<repetitions {
                 let fetch = try child(

@@ -51,21 +51,16 @@ public struct ReadSelector: Sendable {
     /// A re-read, given the records the last read saw: a large one grows its set of seen records
     /// once, and one that sees the same single record hands back the last set (see `SeenRecords`).
     func read(_ snapshot: StoreSnapshot, previouslySeen: Set<String>?) -> ReadResult {
-        let seen = previouslySeen?.count ?? 0
         switch node {
         case .operation(let o):
-            var reader = Reader(snapshot: snapshot, variables: variables, owner: owner)
-            reader.previouslySeen = previouslySeen
-            if seen > 64 { reader.seen.reserveCapacity(seen) }
+            var reader = Reader(snapshot: snapshot, variables: variables, owner: owner, previouslySeen: previouslySeen)
             return reader.read(o.reader, abstractKey: nil, dataID: dataID)
         case .fragment(let f):
             var vars = variables
             for def in f.argumentDefinitions where vars[def.name] == nil {
                 vars[def.name] = def.defaultValue ?? .null
             }
-            var reader = Reader(snapshot: snapshot, variables: vars, owner: owner)
-            reader.previouslySeen = previouslySeen
-            if seen > 64 { reader.seen.reserveCapacity(seen) }
+            var reader = Reader(snapshot: snapshot, variables: vars, owner: owner, previouslySeen: previouslySeen)
             return reader.read(f.selections, abstractKey: f.abstractKey, typeCondition: f.typeCondition, dataID: dataID)
         }
     }

@@ -83,12 +83,16 @@ struct Reader {
     var withinUnmatchedTypeRefinement = false
     var seen = SeenRecords()
     /// The records the last read of the same selector saw, if this is a re-read (see `SeenRecords`).
-    var previouslySeen: Set<String>?
+    let previouslySeen: Set<String>?
 
-    init(snapshot: StoreSnapshot, variables: Variables, owner: FragmentOwner?) {
+    /// A read; a re-read, given the records the last one saw, grows a large set of seen records
+    /// once and hands back the last set when it sees the same one record.
+    init(snapshot: StoreSnapshot, variables: Variables, owner: FragmentOwner?, previouslySeen: Set<String>? = nil) {
         self.snapshot = snapshot
         self.variables = variables
         self.owner = owner
+        self.previouslySeen = previouslySeen
+        if let previouslySeen, previouslySeen.count > 64 { seen.reserveCapacity(previouslySeen.count) }
     }
 
     /// relay's RelayReader.read: a fragment read from a record that is not of its type (concrete:
