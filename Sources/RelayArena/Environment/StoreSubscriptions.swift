@@ -181,12 +181,20 @@ public final class StoreSubscriptions {
         lastReReadCount = affected.count
         guard !affected.isEmpty else { return [] }
         let order = affected.sorted()
-        prefetch(order)
+        let ahead = Self.prefetchDistance
+        for id in order.prefix(3 * ahead) { prefetchSlot(id) }
+        for id in order.prefix(2 * ahead) { prefetchEntry(id) }
+        for id in order.prefix(ahead) { prefetchHints(id) }
         rounds += 1
         let round = rounds
-        var changed: [(entry: Entry, subscriber: any StoreSubscriber, snapshot: ReadResult)] = []
+        // Entries only: a changed one's snapshot is `next` until a callback's publish re-reads it.
+        var changed: [Entry] = []
+        changed.reserveCapacity(order.count)
         store.withSnapshot { s in
-            for id in order {
+            for (i, id) in order.enumerated() {
+                if i + 3 * ahead < order.count { prefetchSlot(order[i + 3 * ahead]) }
+                if i + 2 * ahead < order.count { prefetchEntry(order[i + 2 * ahead]) }
+                if i + ahead < order.count { prefetchHints(order[i + ahead]) }
                 guard let entry = entries[id] else { continue }
                 let next = entry.selector.read(s, previouslySeen: entry.snapshot.seenRecords)
                 let dataChanged = next.data != entry.snapshot.data
@@ -198,7 +206,7 @@ public final class StoreSubscriptions {
                 // Replaced even when equal (relay keeps the newest snapshot: isMissingData may differ).
                 entry.snapshot = next
                 entry.hints = Hints(entry)
-                if dataChanged { changed.append((entry, entry.subscriber, next)) }
+                if dataChanged { changed.append(entry) }
             }
         }
         // Called after the read lock is released: a callback may read the store.
@@ -209,18 +217,14 @@ public final class StoreSubscriptions {
             notifying -= 1
             if notifying == 0 { endedWhileNotifying.removeAll() }
         }
-        for (entry, subscriber, read) in changed {
+        for entry in changed {
             // Ended by an earlier callback: not called.
             if !endedWhileNotifying.isEmpty, endedWhileNotifying.contains(entry.id) { continue }
-            var snapshot = read
-            if rounds != round {
-                // An earlier callback published, and that round re-read this one: it was called
-                // then if its data changed, and otherwise gets the newest read, never an older one.
-                if entry.calledInRound > round { continue }
-                snapshot = entry.snapshot
-            }
+            // An earlier callback published, and that round re-read this one: it was called then
+            // if its data changed, and otherwise gets the newest read (its snapshot), never an older one.
+            if rounds != round, entry.calledInRound > round { continue }
             entry.calledInRound = round
-            subscriber.storeDidChange(snapshot)
+            entry.subscriber.storeDidChange(entry.snapshot)
             called.append(SubscriptionID(raw: entry.id))
         }
         return called
@@ -267,35 +271,39 @@ public final class StoreSubscriptions {
         }
     }
 
-    /// Asks for the memory the re-reads and changes of `ids` will touch, all at once: with many
-    /// subscriptions it lies far apart (a subscription's entry, its record's ID, its last data,
-    /// the model it calls and that model's observation storage), and fetching each piece when
-    /// first touched, one after another, is most of what re-reading a thousand subscriptions of
-    /// a hundred thousand costs over a thousand of a thousand.
-    private func prefetch(_ ids: [Int]) {
+    /// How many subscriptions ahead of its re-read a notification asks for one's memory: the
+    /// entry twice as far ahead, then what its hints point at (read from the entry by then).
+    static let prefetchDistance = 16
+
+    /// Asks for the line of `entries` that holds an entry's reference.
+    @inline(__always)
+    private func prefetchSlot(_ id: Int) {
+        entries.withUnsafeBytes { ra_prefetch($0.baseAddress.map { $0 + id * MemoryLayout<Entry?>.stride }) }
+    }
+
+    /// Asks for an entry's first lines (where its fields and hints are).
+    @inline(__always)
+    private func prefetchEntry(_ id: Int) {
         guard MemoryLayout<Entry?>.size == MemoryLayout<UInt>.size else { return }
-        entries.withUnsafeBytes { raw in
-            func entry(_ id: Int) -> UnsafeRawPointer? {
-                UnsafeRawPointer(bitPattern: raw.load(fromByteOffset: id * MemoryLayout<Entry?>.stride, as: UInt.self))
-            }
-            // The entries first (the array is small enough to stay cached), then, as they
-            // arrive, what each one's hints point at: mostly the same few pages, allocated
-            // together when its model was made.
-            for id in ids {
-                let p = entry(id)
-                for line in 0..<4 { ra_prefetch(p.map { $0 + line * 64 }) }
-            }
-            for id in ids {
-                guard let p = entry(id) else { continue }
-                let hints = Unmanaged<Entry>.fromOpaque(p)._withUnsafeGuaranteedRef { $0.hints }
-                withUnsafeBytes(of: hints.addresses) { raw in
-                    for i in 0..<Hints.count {
-                        // Two lines from each: an object's header and what follows it.
-                        let p = UnsafeRawPointer(bitPattern: raw.load(fromByteOffset: i * 8, as: UInt.self))
-                        ra_prefetch(p)
-                        ra_prefetch(p.map { $0 + 64 })
-                    }
-                }
+        let p = entries.withUnsafeBytes {
+            UnsafeRawPointer(bitPattern: $0.load(fromByteOffset: id * MemoryLayout<Entry?>.stride, as: UInt.self))
+        }
+        for line in 0..<4 { ra_prefetch(p.map { $0 + line * 64 }) }
+    }
+
+    /// Asks for what an entry's hints point at: with many subscriptions it lies far apart (its
+    /// record's ID, its last data, the model it calls and that model's observation storage), and
+    /// fetching each piece when first touched is most of what re-reading a thousand
+    /// subscriptions of a hundred thousand costs over a thousand of a thousand.
+    @inline(__always)
+    private func prefetchHints(_ id: Int) {
+        guard let entry = entries[id] else { return }
+        withUnsafeBytes(of: entry.hints.addresses) { raw in
+            for i in 0..<Hints.count {
+                // Two lines from each: an object's header and what follows it.
+                let p = UnsafeRawPointer(bitPattern: raw.load(fromByteOffset: i * 8, as: UInt.self))
+                ra_prefetch(p)
+                ra_prefetch(p.map { $0 + 64 })
             }
         }
     }
