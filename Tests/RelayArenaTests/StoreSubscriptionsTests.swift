@@ -192,6 +192,33 @@ final class StoreSubscriptionsTests: XCTestCase {
         XCTAssertEqual(calls, [#"b:"eins""#], "a no longer follows t1")
     }
 
+    /// A subscription keeps its own copy of a data ID too long to be held inline (over 15 bytes):
+    /// it reads, follows and repoints by that ID.
+    func testLongDataIDsAreFollowedByValue() throws {
+        let store = RecordStore()
+        let long = { (n: Int) in "Todo:a-data-id-longer-than-fifteen-bytes-\(n)" }
+        let todo = { (id: String, text: String) in
+            #"{"node":{"__typename":"Todo","id":"\#(id)","text":"\#(text)","complete":false}}"#
+        }
+        for n in 1...2 { _ = try publish(store, "TodoQuery", ["id": .string(long(n))], todo(long(n), "t\(n)")) }
+        let subs = StoreSubscriptions(store: store)
+        var calls: [String] = []
+        let (first, sub) = subs.subscribe(fragment("Text_todo", long(1))) {
+            calls.append($0.data?["text"]?.jsonText ?? "")
+        }
+        XCTAssertEqual(first.data?["text"]?.jsonText, #""t1""#)
+        XCTAssertEqual(first.seenRecords, [long(1)])
+        subs.notify(try publish(store, "TodoQuery", ["id": .string(long(1))], todo(long(1), "one")))
+        XCTAssertEqual(calls, [#""one""#])
+        subs.repoint(sub, to: fragment("Text_todo", long(2)))
+        XCTAssertEqual(subs.selector(sub)?.dataID, long(2))
+        subs.notify(try publish(store, "TodoQuery", ["id": .string(long(1))], todo(long(1), "uno")))
+        XCTAssertEqual(calls, [#""one""#, #""t2""#], "re-read at its new record, not called for the old one")
+        subs.notify(try publish(store, "TodoQuery", ["id": .string(long(2))], todo(long(2), "two")))
+        XCTAssertEqual(calls, [#""one""#, #""t2""#, #""two""#])
+        XCTAssertEqual(subs.snapshot(sub)?.seenRecords, [long(2)])
+    }
+
     /// A re-read's seen records are what it visited this time (a re-read hands back the last
     /// read's set only when it saw just that one record again): the same record, a linked record
     /// gone, a linked record back.

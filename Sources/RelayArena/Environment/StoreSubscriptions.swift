@@ -108,6 +108,7 @@ public final class StoreSubscriptions {
     /// The same, calling an object (what the environment's models subscribe with).
     func subscribe(_ selector: ReadSelector, _ subscriber: any StoreSubscriber) -> (ReadResult, SubscriptionID) {
         let id = entries.count
+        let selector = selector.withOwnDataID()
         let entry = store.withSnapshot { s -> Entry in
             let snapshot = selector.read(s)
             let (symbols, absent) = Self.resolve(snapshot.seenRecords, s)
@@ -136,7 +137,7 @@ public final class StoreSubscriptions {
     /// changed (relay's re-render with the new fragment reference).
     public func repoint(_ id: SubscriptionID, to selector: ReadSelector) {
         guard id.raw >= 0, id.raw < entries.count, let entry = entries[id.raw] else { return }
-        entry.selector = selector
+        entry.selector = selector.withOwnDataID()
         stalled.insert(id.raw)
     }
 
@@ -187,14 +188,14 @@ public final class StoreSubscriptions {
         for id in order.prefix(ahead) { prefetchHints(id) }
         rounds += 1
         let round = rounds
-        // Entries only: a changed one's snapshot is `next` until a callback's publish re-reads it.
-        var changed: [Entry] = []
+        // The entries whose data changed (an entry's snapshot is `next` until a callback's publish
+        // re-reads it), with the addresses of what calling it releases: its last data, which the
+        // model holds too.
+        var changed: [(entry: Entry, released: Hints)] = []
         changed.reserveCapacity(order.count)
         store.withSnapshot { s in
             for (i, id) in order.enumerated() {
-                if i + 3 * ahead < order.count { prefetchSlot(order[i + 3 * ahead]) }
-                if i + 2 * ahead < order.count { prefetchEntry(order[i + 2 * ahead]) }
-                if i + ahead < order.count { prefetchHints(order[i + ahead]) }
+                if i % Self.prefetchBatch == 0 { prefetch(order, batch: i) }
                 guard let entry = entries[id] else { continue }
                 let next = entry.selector.read(s, previouslySeen: entry.snapshot.seenRecords)
                 let dataChanged = next.data != entry.snapshot.data
@@ -205,8 +206,9 @@ public final class StoreSubscriptions {
                 }
                 // Replaced even when equal (relay keeps the newest snapshot: isMissingData may differ).
                 entry.snapshot = next
+                let released = entry.hints
                 entry.hints = Hints(entry)
-                if dataChanged { changed.append(entry) }
+                if dataChanged { changed.append((entry, released)) }
             }
         }
         // Called after the read lock is released: a callback may read the store.
@@ -217,7 +219,10 @@ public final class StoreSubscriptions {
             notifying -= 1
             if notifying == 0 { endedWhileNotifying.removeAll() }
         }
-        for entry in changed {
+        // The entries and models were last touched a thousand re-reads ago: asked for again,
+        // a window ahead, with what each call releases.
+        for (i, (entry, _)) in changed.enumerated() {
+            if i + ahead < changed.count { Self.prefetch(changed[i + ahead]) }
             // Ended by an earlier callback: not called.
             if !endedWhileNotifying.isEmpty, endedWhileNotifying.contains(entry.id) { continue }
             // An earlier callback published, and that round re-read this one: it was called then
@@ -272,8 +277,24 @@ public final class StoreSubscriptions {
     }
 
     /// How many subscriptions ahead of its re-read a notification asks for one's memory: the
-    /// entry twice as far ahead, then what its hints point at (read from the entry by then).
+    /// line of `entries` holding its reference three times as far ahead, the entry twice as far
+    /// (its reference read by then), what its hints point at once (read from the entry by then).
     static let prefetchDistance = 16
+    /// How many subscriptions' memory is asked for in a row. Each lies on pages of its own, and
+    /// asking for a page the TLB does not map holds everything up until the page is walked
+    /// (long in a virtual machine); asked for in a row, several pages are walked together.
+    static let prefetchBatch = 4
+
+    /// Asks for the memory of the batch of subscriptions starting at `order[i]`, at each stage
+    /// (see `prefetchDistance`).
+    @inline(__always)
+    private func prefetch(_ order: [Int], batch i: Int) {
+        let ahead = Self.prefetchDistance
+        let batch = i..<(i + Self.prefetchBatch)
+        for j in batch where j + 3 * ahead < order.count { prefetchSlot(order[j + 3 * ahead]) }
+        for j in batch where j + 2 * ahead < order.count { prefetchEntry(order[j + 2 * ahead]) }
+        for j in batch where j + ahead < order.count { prefetchHints(order[j + ahead]) }
+    }
 
     /// Asks for the line of `entries` that holds an entry's reference.
     @inline(__always)
@@ -291,21 +312,21 @@ public final class StoreSubscriptions {
         for line in 0..<4 { ra_prefetch(p.map { $0 + line * 64 }) }
     }
 
+    /// Asks for a changed subscription's entry and what its call touches and releases.
+    @inline(__always)
+    private static func prefetch(_ changed: (entry: Entry, released: Hints)) {
+        let p = UnsafeRawPointer(Unmanaged.passUnretained(changed.entry).toOpaque())
+        for line in 0..<4 { ra_prefetch(p + line * 64) }
+        changed.released.prefetch()
+    }
+
     /// Asks for what an entry's hints point at: with many subscriptions it lies far apart (its
     /// record's ID, its last data, the model it calls and that model's observation storage), and
     /// fetching each piece when first touched is most of what re-reading a thousand
     /// subscriptions of a hundred thousand costs over a thousand of a thousand.
     @inline(__always)
     private func prefetchHints(_ id: Int) {
-        guard let entry = entries[id] else { return }
-        withUnsafeBytes(of: entry.hints.addresses) { raw in
-            for i in 0..<Hints.count {
-                // Two lines from each: an object's header and what follows it.
-                let p = UnsafeRawPointer(bitPattern: raw.load(fromByteOffset: i * 8, as: UInt.self))
-                ra_prefetch(p)
-                ra_prefetch(p.map { $0 + 64 })
-            }
-        }
+        entries[id]?.hints.prefetch()
     }
 
     private func reindexAll() {
@@ -333,6 +354,18 @@ private struct Hints {
     var addresses: (UInt, UInt, UInt, UInt, UInt, UInt) = (0, 0, 0, 0, 0, 0)
 
     init() {}
+
+    /// Asks for two lines from each address: an object's header and what follows it.
+    @inline(__always)
+    func prefetch() {
+        withUnsafeBytes(of: addresses) { raw in
+            for i in 0..<Self.count {
+                let p = UnsafeRawPointer(bitPattern: raw.load(fromByteOffset: i * 8, as: UInt.self))
+                ra_prefetch(p)
+                ra_prefetch(p.map { $0 + 64 })
+            }
+        }
+    }
 
     init(_ entry: StoreSubscriptions.Entry) {
         var n = 0
@@ -371,5 +404,20 @@ private struct Hints {
         default:
             break
         }
+    }
+}
+
+extension ReadSelector {
+    /// The same selector with a data ID of its own, allocated now: next to the subscription's
+    /// entry, model and last data, made at the same time. The caller's ID usually lies among
+    /// thousands of others (a list's IDs, read together), and a notification re-reading a
+    /// thousand subscriptions of a hundred thousand would find each one's on a page of its own,
+    /// another address translation to miss (the hashed lookup and the seen records read it).
+    fileprivate func withOwnDataID() -> ReadSelector {
+        let count = dataID.utf8.count
+        // Up to 15 bytes a string is held inline, in the selector itself.
+        guard count > 15 else { return self }
+        let own = String(unsafeUninitializedCapacity: count) { $0.initialize(fromContentsOf: dataID.utf8) }
+        return ReadSelector(node: node, dataID: own, variables: variables, owner: owner)
     }
 }
