@@ -90,18 +90,22 @@
         }
     }
 
-    /// A one-buffer rendezvous between the pump (put) and the consumer (take): the pump reads
-    /// one buffer ahead at most, so the body is never gathered; AHC's backpressure does the rest.
+    /// A bounded queue between the pump (put) and the consumer (take): the pump reads up to
+    /// `limit` buffers ahead, so the body is never gathered (AHC's backpressure does the rest),
+    /// and a consumer busy normalizing one buffer finds the next ones waiting instead of waiting,
+    /// once a buffer, for the pump's task to be scheduled on a machine shared with the network.
     final class Handoff: Sendable {
+        static let limit = 4
+
         private enum End {
             case finished
             case failed(FetchError)
         }
 
         private struct State {
-            var buffer: ByteBuffer?
+            var buffers = CircularBuffer<ByteBuffer>(initialCapacity: Handoff.limit)
             var end: End?
-            /// The pump waiting for its buffer to be taken: resumed with `false` to stop.
+            /// The pump waiting for room: resumed with `false` to stop.
             var producer: CheckedContinuation<Bool, Never>?
             /// The consumer waiting for a buffer or the end.
             var consumer: CheckedContinuation<ByteBuffer?, any Error>?
@@ -109,31 +113,39 @@
 
         private let state = NIOLockedValueBox(State())
 
-        /// Hands a buffer over and waits until it is taken; `false`: stop reading.
+        /// Hands a buffer over, waiting while `limit` are queued; `false`: stop reading.
         func put(_ buffer: ByteBuffer) async -> Bool {
-            await withCheckedContinuation { (producer: CheckedContinuation<Bool, Never>) in
-                enum Action {
-                    case deliver(CheckedContinuation<ByteBuffer?, any Error>)
-                    case stop
-                    case wait
+            enum Action {
+                case deliver(CheckedContinuation<ByteBuffer?, any Error>)
+                case stop
+                case queued
+                case full
+            }
+            let action = state.withLockedValue { s -> Action in
+                if s.end != nil { return .stop }
+                if let consumer = s.consumer {
+                    s.consumer = nil
+                    return .deliver(consumer)
                 }
-                let action = state.withLockedValue { s -> Action in
-                    if s.end != nil { return .stop }
-                    if let consumer = s.consumer {
-                        s.consumer = nil
-                        return .deliver(consumer)
+                s.buffers.append(buffer)
+                return s.buffers.count < Self.limit ? .queued : .full
+            }
+            switch action {
+            case .deliver(let consumer):
+                consumer.resume(returning: buffer)
+                return true
+            case .stop: return false
+            case .queued: return true
+            case .full:
+                // Resumed by take (true) once there is room, or by the end (false).
+                return await withCheckedContinuation { (producer: CheckedContinuation<Bool, Never>) in
+                    let room: Bool? = state.withLockedValue { s in
+                        if s.end != nil { return false }
+                        if s.buffers.count < Self.limit { return true }
+                        s.producer = producer
+                        return nil
                     }
-                    // Resumed by take (true) or by the end (false), whichever comes first.
-                    s.buffer = buffer
-                    s.producer = producer
-                    return .wait
-                }
-                switch action {
-                case .deliver(let consumer):
-                    consumer.resume(returning: buffer)
-                    producer.resume(returning: true)
-                case .stop: producer.resume(returning: false)
-                case .wait: break
+                    if let room { producer.resume(returning: room) }
                 }
             }
         }
@@ -149,7 +161,7 @@
                 s -> (CheckedContinuation<Bool, Never>?, CheckedContinuation<ByteBuffer?, any Error>?) in
                 if s.end != nil { return (nil, nil) }
                 s.end = end
-                if case .failed = end { s.buffer = nil }
+                if case .failed = end { s.buffers.removeAll() }
                 defer { (s.producer, s.consumer) = (nil, nil) }
                 return (s.producer, s.consumer)
             }
@@ -160,31 +172,42 @@
             }
         }
 
+        /// The next buffer, `nil` at the end (after the last buffer queued).
         func take() async throws -> ByteBuffer? {
-            try await withCheckedThrowingContinuation { (consumer: CheckedContinuation<ByteBuffer?, any Error>) in
-                enum Action {
-                    case deliver(ByteBuffer, CheckedContinuation<Bool, Never>?)
-                    case end(End)
-                    case wait
+            enum Action {
+                case deliver(ByteBuffer, CheckedContinuation<Bool, Never>?)
+                case end(End)
+                case wait
+            }
+            func next(_ s: inout State) -> Action {
+                if let buffer = s.buffers.popFirst() {
+                    defer { s.producer = nil }
+                    return .deliver(buffer, s.producer)
                 }
-                let action = state.withLockedValue { s -> Action in
-                    if let buffer = s.buffer {
-                        s.buffer = nil
-                        defer { s.producer = nil }
-                        return .deliver(buffer, s.producer)
-                    }
-                    if let end = s.end { return .end(end) }
-                    s.consumer = consumer
-                    return .wait
-                }
+                if let end = s.end { return .end(end) }
+                return .wait
+            }
+            func result(_ action: Action) -> Result<ByteBuffer?, any Error> {
                 switch action {
                 case .deliver(let buffer, let producer):
                     producer?.resume(returning: true)
-                    consumer.resume(returning: buffer)
-                case .end(.finished): consumer.resume(returning: nil)
-                case .end(.failed(let error)): consumer.resume(throwing: error)
-                case .wait: break
+                    return .success(buffer)
+                case .end(.finished): return .success(nil)
+                case .end(.failed(let error)): return .failure(error)
+                case .wait: preconditionFailure("a waiting take has no result yet")
                 }
+            }
+            let action = state.withLockedValue { next(&$0) }
+            guard case .wait = action else { return try result(action).get() }
+            return try await withCheckedThrowingContinuation {
+                (consumer: CheckedContinuation<ByteBuffer?, any Error>) in
+                let action = state.withLockedValue { s -> Action in
+                    let action = next(&s)
+                    if case .wait = action { s.consumer = consumer }
+                    return action
+                }
+                if case .wait = action { return }
+                consumer.resume(with: result(action))
             }
         }
     }
