@@ -41,6 +41,11 @@ struct Bench: ParsableCommand {
         return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     }
 
+    /// The fewest paired rounds a figure's median ratio is taken over: per round, a ratio on this
+    /// shared machine kind ranges about ±40% around its median, and with 15 rounds the median
+    /// itself still moved ±8% from run to run.
+    static let pairedRounds = 31
+
     /// Runs `a` and `b`, `a` first when `aFirst`; their results in that order (a, b). Paired
     /// figures alternate which side goes first, as the suite does.
     func alternately<A, B>(_ aFirst: Bool, _ a: () throws -> A, _ b: () throws -> B) rethrows -> (A, B) {
@@ -423,7 +428,7 @@ struct Bench: ParsableCommand {
     /// of a figure (which first alternates), then refetches the first response into each again,
     /// untimed, so that every timed refetch meets a store holding the first response and models
     /// that have been through publishes, as an app's have. Each side's best time of
-    /// `repetitions` rounds (at least 15), and each figure's median ratio of a round's two sides
+    /// `repetitions` rounds (at least `pairedRounds`), and each figure's median ratio of a round's two sides
     /// (the suite's statistic: a round's two sides meet the same state of a shared, noisy machine).
     @MainActor
     func notifications(first: [UInt8], changed10: [UInt8]) throws -> (
@@ -441,7 +446,8 @@ struct Bench: ParsableCommand {
         var r = (
             notify1All: Double.infinity, notify1Changed: Double.infinity, called1: 0, refetch10All: Double.infinity,
             refetch10None: Double.infinity, identicalAll: Double.infinity, identicalNone: Double.infinity,
-            identicalCalled: 0, ratios: (notify1: 0.0, refetch10: 0.0, identical: 0.0), rounds: max(repetitions, 15)
+            identicalCalled: 0, ratios: (notify1: 0.0, refetch10: 0.0, identical: 0.0),
+            rounds: max(repetitions, Self.pairedRounds)
         )
         var ratios: (notify1: [Double], refetch10: [Double], identical: [Double]) = ([], [], [])
         typealias Refetch = (notify: Double, total: Double, called: Int)

@@ -51,7 +51,7 @@
             // first alternates, each starts with the arena's retained memory given back (so both
             // write into fresh pages), and the figure is the median ratio of a round's two sides.
             var ratios: [Double] = []
-            for round in 0..<max(repetitions, 15) {
+            for round in 0..<max(repetitions, Self.pairedRounds) {
                 func fetch() throws -> (Double, Int) {
                     RecordStore.releaseRetainedMemory()
                     return try Self.blocking {
