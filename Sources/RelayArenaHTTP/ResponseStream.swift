@@ -56,7 +56,12 @@
             }
         }
 
-        deinit { task.cancel() }
+        deinit {
+            // A pump waiting for room in the queue waits on the handoff, not on the task: ended
+            // here, or a body dropped half read would keep its task and connection forever.
+            handoff.fail(exchange.cancelledError())
+            task.cancel()
+        }
 
         /// The next buffer, `nil` at the end. Cancelling the calling task stops the transfer.
         func take() async throws -> ByteBuffer? {
@@ -85,7 +90,7 @@
                 // A body that broke off says where: the bytes that came before.
                 var failure = exchange.fetchError(for: error)
                 if failure.kind == .transport { failure.offset = received }
-                handoff.fail(failure)
+                handoff.fail(failure, afterQueued: failure.kind == .transport)
             }
         }
     }
@@ -153,15 +158,16 @@
         /// The body ended; the consumer gets `nil` after the last buffer.
         func finish() { end(.finished) }
 
-        /// Fails the body (the first failure wins) and stops the pump.
-        func fail(_ error: FetchError) { end(.failed(error)) }
+        /// Fails the body (the first failure wins) and stops the pump. What is queued is dropped,
+        /// unless `afterQueued` (the body broke off: the consumer gets what came first, then this).
+        func fail(_ error: FetchError, afterQueued: Bool = false) { end(.failed(error), dropQueued: !afterQueued) }
 
-        private func end(_ end: End) {
+        private func end(_ end: End, dropQueued: Bool = false) {
             let (producer, consumer) = state.withLockedValue {
                 s -> (CheckedContinuation<Bool, Never>?, CheckedContinuation<ByteBuffer?, any Error>?) in
                 if s.end != nil { return (nil, nil) }
                 s.end = end
-                if case .failed = end { s.buffers.removeAll() }
+                if dropQueued { s.buffers.removeAll() }
                 defer { (s.producer, s.consumer) = (nil, nil) }
                 return (s.producer, s.consumer)
             }

@@ -54,6 +54,20 @@
             }
         }
 
+        func testABodyThatBrokeOffHandsOverWhatCameBeforeItsError() async throws {
+            let handoff = Handoff()
+            for i in 0..<2 { _ = await handoff.put(buffer(UInt8(i))) }
+            handoff.fail(FetchError(kind: .transport, operation: "Q", message: "closed"), afterQueued: true)
+            var taken: [UInt8] = []
+            do {
+                while let b = try await handoff.take() { taken.append(b.getInteger(at: 0)!) }
+                XCTFail("the body ended without its error")
+            } catch let error as FetchError {
+                XCTAssertEqual(error.kind, .transport)
+            }
+            XCTAssertEqual(taken, [0, 1], "what came, then the error")
+        }
+
         func testAWaitingConsumerGetsTheNextBuffer() async throws {
             let handoff = Handoff()
             let consumer = Task { try await handoff.take()?.getInteger(at: 0, as: UInt8.self) }
