@@ -183,9 +183,8 @@ public final class StoreSubscriptions {
         guard !affected.isEmpty else { return [] }
         let order = affected.sorted()
         let ahead = Self.prefetchDistance
-        for id in order.prefix(3 * ahead) { prefetchSlot(id) }
-        for id in order.prefix(2 * ahead) { prefetchEntry(id) }
-        for id in order.prefix(ahead) { prefetchHints(id) }
+        // The first ones' memory before the first re-read: batches from 3 × `ahead` before it.
+        for i in stride(from: -3 * ahead, to: 0, by: Self.prefetchBatch) { prefetch(order, batch: i) }
         rounds += 1
         let round = rounds
         // The entries whose data changed (an entry's snapshot is `next` until a callback's publish
@@ -286,14 +285,20 @@ public final class StoreSubscriptions {
     static let prefetchBatch = 4
 
     /// Asks for the memory of the batch of subscriptions starting at `order[i]`, at each stage
-    /// (see `prefetchDistance`).
+    /// (see `prefetchDistance`); `i` may be negative, to start the stages.
     @inline(__always)
     private func prefetch(_ order: [Int], batch i: Int) {
         let ahead = Self.prefetchDistance
         let batch = i..<(i + Self.prefetchBatch)
-        for j in batch where j + 3 * ahead < order.count { prefetchSlot(order[j + 3 * ahead]) }
-        for j in batch where j + 2 * ahead < order.count { prefetchEntry(order[j + 2 * ahead]) }
-        for j in batch where j + ahead < order.count { prefetchHints(order[j + ahead]) }
+        for j in batch where order.indices.contains(j + 3 * ahead) { prefetchSlot(order[j + 3 * ahead]) }
+        for j in batch where order.indices.contains(j + 2 * ahead) { prefetchEntry(order[j + 2 * ahead]) }
+        for j in batch where order.indices.contains(j + ahead) { prefetchHints(order[j + ahead]) }
+    }
+
+    /// Asks for the first four lines of an object (an entry's fields and hints).
+    @inline(__always)
+    private static func prefetchLines(_ object: UnsafeRawPointer?) {
+        for line in 0..<4 { ra_prefetch(object.map { $0 + line * 64 }) }
     }
 
     /// Asks for the line of `entries` that holds an entry's reference.
@@ -306,17 +311,16 @@ public final class StoreSubscriptions {
     @inline(__always)
     private func prefetchEntry(_ id: Int) {
         guard MemoryLayout<Entry?>.size == MemoryLayout<UInt>.size else { return }
-        let p = entries.withUnsafeBytes {
-            UnsafeRawPointer(bitPattern: $0.load(fromByteOffset: id * MemoryLayout<Entry?>.stride, as: UInt.self))
-        }
-        for line in 0..<4 { ra_prefetch(p.map { $0 + line * 64 }) }
+        Self.prefetchLines(
+            entries.withUnsafeBytes {
+                UnsafeRawPointer(bitPattern: $0.load(fromByteOffset: id * MemoryLayout<Entry?>.stride, as: UInt.self))
+            })
     }
 
     /// Asks for a changed subscription's entry and what its call touches and releases.
     @inline(__always)
     private static func prefetch(_ changed: (entry: Entry, released: Hints)) {
-        let p = UnsafeRawPointer(Unmanaged.passUnretained(changed.entry).toOpaque())
-        for line in 0..<4 { ra_prefetch(p + line * 64) }
+        prefetchLines(UnsafeRawPointer(Unmanaged.passUnretained(changed.entry).toOpaque()))
         changed.released.prefetch()
     }
 
