@@ -68,7 +68,7 @@ void ra_normalizer_destroy(ra_normalizer *n) {
 }
 
 void ra_normalizer_expect(ra_normalizer *n, uint64_t total_bytes) {
-    // Past 16 GiB (the default size limit) a guess is not worth its address space.
+    // Past the byte limit (the response will fail there) or 16 GiB, a guess is not worth its address space.
     if (n->failed || n->consumed || total_bytes > n->limits.max_bytes || total_bytes > ((uint64_t)1 << 34)) return;
     // Generous per-byte guesses (a to-do list needs a symbol, with its record, per ~60 bytes,
     // half of them texts in the index, a value per ~24 and about half its bytes again as heap and

@@ -99,8 +99,11 @@
     /// `limit` buffers ahead, so the body is never gathered (AHC's backpressure does the rest),
     /// and a consumer busy normalizing one buffer finds the next ones waiting instead of waiting,
     /// once a buffer, for the pump's task to be scheduled on a machine shared with the network.
+    /// A pump that found the queue full is woken once the consumer has taken it down to `resume`,
+    /// not at each buffer taken: it then reads several in one turn.
     final class Handoff: Sendable {
-        static let limit = 4
+        static let limit = 8
+        static let resume = limit / 2
 
         private enum End {
             case finished
@@ -187,6 +190,7 @@
             }
             func next(_ s: inout State) -> Action {
                 if let buffer = s.buffers.popFirst() {
+                    guard s.buffers.count <= Self.resume else { return .deliver(buffer, nil) }
                     defer { s.producer = nil }
                     return .deliver(buffer, s.producer)
                 }

@@ -56,7 +56,7 @@
                     kind: .status(response.status), operation: request.name,
                     message: "HTTP status \(response.status)" + (await Self.excerpt(response.body)))
             }
-            let normalizer = try ResponseNormalizer(plan: plan, expectedBytes: Self.contentLength(response))
+            let normalizer = try ResponseNormalizer(plan: plan, expectedBytes: response.contentLength)
             // The start of the body, kept to say what a server's `errors` were when it sent no data.
             var start: [UInt8] = []
             let payload: NormalizedPayload
@@ -103,14 +103,6 @@
             let name = header[..<colon].trimmingCharacters(in: .whitespaces)
             guard !name.isEmpty else { return nil }
             return (name, header[header.index(after: colon)...].trimmingCharacters(in: .whitespaces))
-        }
-
-        /// The announced size, to size the arena once; ignored past the normalizer's byte limit.
-        static func contentLength(_ response: NetworkResponse) -> Int? {
-            guard let value = response.headers.first(where: { $0.name.lowercased() == "content-length" })?.value,
-                let length = Int(value), length > 0, UInt64(length) <= NormalizationLimits.defaultMaxBytes
-            else { return nil }
-            return length
         }
 
         /// The start of an error response's body, on one line (": …"), or nothing when it has none.

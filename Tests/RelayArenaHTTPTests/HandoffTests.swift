@@ -1,5 +1,6 @@
-// The queue between the body's pump and the normalizer: a few buffers ahead at most, in order,
-// the end after the last buffer, and a failure that stops the pump and drops what was queued.
+// The queue between the body's pump and the normalizer: a few buffers ahead at most (the pump
+// woken once half of them are taken), in order, the end after the last buffer, and a failure
+// that stops the pump and drops what was queued.
 #if HTTP
     import NIOConcurrencyHelpers
     import NIOCore
@@ -27,10 +28,16 @@
             }
             try await Task.sleep(for: .milliseconds(50))
             XCTAssertFalse(returned.withLockedValue { $0 }, "the limit-th put waits for room")
+            // It is woken once the queue is down to `resume` buffers, not at the first take.
             var taken: [UInt8] = []
+            for _ in 0..<(Handoff.limit - Handoff.resume - 1) {
+                taken.append(try await handoff.take()!.getInteger(at: 0)!)
+            }
+            try await Task.sleep(for: .milliseconds(50))
+            XCTAssertFalse(returned.withLockedValue { $0 }, "above `resume` buffers queued, the pump still waits")
             taken.append(try await handoff.take()!.getInteger(at: 0)!)
             let resumed = await full.value
-            XCTAssertTrue(resumed, "a take makes room")
+            XCTAssertTrue(resumed, "the take down to `resume` makes room")
             handoff.finish()
             while let b = try await handoff.take() { taken.append(b.getInteger(at: 0)!) }
             XCTAssertEqual(taken, Array(0...last), "every buffer, in order, before the end")

@@ -194,6 +194,37 @@ final class EnvironmentTests: XCTestCase {
         }
     }
 
+    /// Answers every request with `json` in 7-byte chunks, announcing `contentLength`.
+    struct Announcing: Network {
+        let json: [UInt8]
+        let contentLength: String
+        func execute(_ request: GraphQLRequest, options: RequestOptions) async throws -> NetworkResponse {
+            NetworkResponse(
+                status: 200, headers: [("Content-Length", contentLength)], body: ResponseBody(bytes: json, chunkSize: 7)
+            )
+        }
+    }
+
+    func testAnAnnouncedLengthOnlySizesTheStoreAhead() async throws {
+        let json = Array(Payloads.currentUser.utf8)
+        let expected = RecordStore()
+        try expected.commit(
+            response: json,
+            plan: NormalizationPlan(operation: CurrentUserToDoListQuery.artifact, variables: [:]))
+        // The right length, a short one, one past the byte limit, and ones that are no length.
+        for announced in ["\(json.count)", "5", "\(UInt64(1) << 40)", "x", "-3", "", " \(json.count) "] {
+            let environment = Environment(network: Announcing(json: json, contentLength: announced))
+            try await environment.execute(listRequest)
+            XCTAssertEqual(
+                environment.store.relayJSON(), expected.relayJSON(), "Content-Length: \(announced)")
+        }
+        let lengths = ["12", " 12 ", "0", "-1", "twelve", ""].map {
+            NetworkResponse(status: 200, headers: [("content-length", $0)], body: ResponseBody(bytes: [])).contentLength
+        }
+        XCTAssertEqual(lengths, [12, 12, nil, nil, nil, nil])
+        XCTAssertNil(NetworkResponse(status: 200, body: ResponseBody(bytes: [])).contentLength)
+    }
+
     func testTimeoutAndCancellationPublishNothing() async throws {
         let (environment, network) = Environment.mock()
         environment.requestOptions.timeout = .milliseconds(50)

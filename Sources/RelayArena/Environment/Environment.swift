@@ -395,7 +395,11 @@ public final class Environment {
                 kind: .status(response.status), operation: request.name,
                 message: "the server answered with HTTP status \(response.status)")
         }
-        let normalizer = try ResponseNormalizer(plan: plan, rootID: rootID, limits: limits)
+        // Sized by the body's announced length (as `commit(response:)` is by the buffer's), the
+        // arena and its index are made once instead of doubling as the body fills them (a length
+        // past the byte limit is ignored).
+        let normalizer = try ResponseNormalizer(
+            plan: plan, rootID: rootID, limits: limits, expectedBytes: response.contentLength)
         do {
             for try await chunk in response.body {
                 try chunk.withUnsafeBytes { try normalizer.feed($0) }

@@ -127,6 +127,15 @@ public struct NetworkResponse: Sendable {
         self.headers = headers
         self.body = body
     }
+
+    /// The body's length as its `Content-Length` header gives it, when it gives a positive number.
+    /// A size hint only: a normalizer sized by it still takes whatever the body turns out to be.
+    public var contentLength: Int? {
+        guard let value = headers.first(where: { $0.name.lowercased() == "content-length" })?.value,
+            let length = Int(value.trimmingCharacters(in: .whitespaces)), length > 0
+        else { return nil }
+        return length
+    }
 }
 
 /// Sends GraphQL requests. `execute` returns once the response's head is in; its body streams.

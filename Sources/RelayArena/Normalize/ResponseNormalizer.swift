@@ -24,9 +24,9 @@ public final class ResponseNormalizer {
     private var handle: NormalizerHandle?
     private let plan: NormalizationPlan  // keeps the C plan alive while the normalizer uses it
 
-    /// `expectedBytes`: the response's size when known (a buffer, a file). The arena's arrays are
-    /// then sized once up front instead of doubling as they fill; a wrong figure only costs
-    /// address space.
+    /// `expectedBytes`: the response's size when known (a buffer, a file, a `Content-Length`).
+    /// The arena's arrays are then sized once up front instead of doubling as they fill; a wrong
+    /// figure only costs address space, and one past `limits.maxBytes` is ignored.
     public init(
         plan: NormalizationPlan, rootID: String = RecordStore.rootID, limits: NormalizationLimits = .init(),
         expectedBytes: Int? = nil
