@@ -24,7 +24,8 @@
                 throw FetchError(kind: .status(response.status), operation: request.name, message: "HTTP error")
             }
             let plan = try NormalizationPlan(operation: query, variables: request.variables)
-            let normalizer = try ResponseNormalizer(plan: plan)
+            // Sized once up front when the server announced a Content-Length.
+            let normalizer = try ResponseNormalizer(plan: plan, expectedBytes: response.contentLength)
             for try await chunk in response.body {  // the buffers as they arrive
                 try chunk.withUnsafeBytes { try normalizer.feed($0) }
             }
