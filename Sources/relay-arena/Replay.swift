@@ -52,7 +52,7 @@ struct Replay: ParsableCommand {
         let target = try store.map(loadStore) ?? RecordStore()
         let releaseBuffer = self.releaseBuffer
         let expiration = queryCacheExpirationMS.map(Milliseconds.init)
-        nonisolated(unsafe) let run = (target, compiled, steps)
+        let run = (target, compiled, steps)
         MainActor.assumeIsolated {
             ReplayRunner(
                 store: run.0, compiled: run.1, releaseBuffer: releaseBuffer, queryCacheExpiration: expiration

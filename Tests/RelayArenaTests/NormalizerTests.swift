@@ -393,7 +393,7 @@ final class NormalizerTests: XCTestCase {
             XCTAssert(
                 s.relayJSON() == whole.relayJSON(), "cut at \(cuts.prefix(2)): another store than the whole response's")
         }
-        let stored = try whole.withSnapshot { s -> (String?, String?) in
+        let stored = whole.withSnapshot { s -> (String?, String?) in
             guard case .record(let u) = s.record("u"), case .record(let t) = s.record("t"),
                 let nk = s.symbol("name"), let tk = s.symbol("text"),
                 case .string(let n)? = s.field(u, nk), case .string(let x)? = s.field(t, tk)

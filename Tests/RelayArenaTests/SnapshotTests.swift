@@ -36,7 +36,7 @@ final class SnapshotTests: XCTestCase {
     /// Opens `bytes` as a snapshot file; the error it throws (nil: it loaded).
     func loadError(_ bytes: [UInt8], name: String = "probe.snapshot") -> RelayArenaError? {
         let p = path(name)
-        FileManager.default.createFile(atPath: p, contents: Data(bytes))
+        XCTAssertTrue(FileManager.default.createFile(atPath: p, contents: Data(bytes)), "wrote \(p)")
         do {
             _ = try RecordStore(snapshotAt: p)
             return nil

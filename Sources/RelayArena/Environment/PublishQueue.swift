@@ -114,7 +114,7 @@ extension Environment {
     public func revert(_ update: OptimisticUpdate) {
         guard appliedUpdates.contains(where: { $0 === update }) else { return }
         // (Restoring and re-applying what was applied before cannot fail but out of memory.)
-        try? run(reverting: [update])
+        _ = try? run(reverting: [update])
     }
 
     /// Whether `update` is applied.
