@@ -11,7 +11,7 @@
 
     extension Bench {
         struct FetchFigures {
-            /// In this process: HTTPNetwork → ResponseNormalizer → a new store, vs `commit(response:)`.
+            /// In this process: the environment's exchange over HTTPNetwork → a new store, vs `commit(response:)`.
             var inProcessSeconds = Double.infinity
             var fromMemorySeconds = Double.infinity
             /// The median of the rounds' ratios of the two, and how many rounds.
@@ -55,11 +55,10 @@
                     RecordStore.releaseRetainedMemory()
                     return try Self.blocking {
                         let start = DispatchTime.now().uptimeNanoseconds
-                        let answer = try await network.execute(request, options: RequestOptions())
-                        let normalizer = try ResponseNormalizer(plan: plan, expectedBytes: answer.contentLength)
-                        for try await chunk in answer.body { try chunk.withUnsafeBytes { try normalizer.feed($0) } }
-                        let store = RecordStore()
-                        let count = try store.publishConsuming(normalizer.finish()).count
+                        // The environment's exchange (`fetchQuery`'s), without the main actor.
+                        let payload = try await Environment.receive(
+                            request, network: network, options: RequestOptions(), limits: NormalizationLimits())
+                        let count = try RecordStore().publishConsuming(payload).count
                         return (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, count)
                     }
                 }

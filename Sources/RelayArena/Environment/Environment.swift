@@ -355,7 +355,7 @@ public final class Environment {
 
     /// Sends the request and streams its body through a normalizer, chunk by chunk as it
     /// arrives; the deadline (if any) bounds the whole exchange.
-    nonisolated static func receive(
+    package nonisolated static func receive(
         _ request: GraphQLRequest, network: any Network, options: RequestOptions, limits: NormalizationLimits,
         rootID: String = RecordStore.rootID
     ) async throws -> NormalizedPayload {
