@@ -431,10 +431,9 @@ final class ReplayRunner {
     ) {
         let request = GraphQLRequest(operation: operation, variables: variables)
         do {
-            let plan = try NormalizationPlan(operation: operation, variables: request.variables)
-            let normalizer = try ResponseNormalizer(plan: plan, rootID: rootID, expectedBytes: response.count)
-            try normalizer.feed(response)
-            let payload = try normalizer.finish()
+            let payload = try ResponseNormalizer.normalize(
+                response: response, plan: NormalizationPlan(operation: operation, variables: request.variables),
+                rootID: rootID)
             try environment.run(
                 commit: Commit(payload: payload, source: request, rootID: rootID), reverting: revert.map { [$0] } ?? [],
                 beforeNotify: { repoint(answeredBy: request) })

@@ -102,6 +102,40 @@ final class GarbageCollectionTests: XCTestCase {
         XCTAssertEqual(try store.sweep(store.mark(roots: [(Self.op("Q2"), [:])])).map(Array.init), ["9"])
     }
 
+    /// The same for a publish of another store (`relay-arena merge`): a collection that marked
+    /// before it must not sweep the records it linked. (Before every write went through one
+    /// primitive, this publish did not move the write counter on, and "9" was swept while Q1's
+    /// user linked it.)
+    func testAPublishOfAnotherStoreBetweenMarkAndSweepRestarts() throws {
+        let store = RecordStore()
+        try commit(store, "Q2", #"{"user":{"id":"4"}}"#)
+        let mark = store.mark(roots: [(Self.op("Q1"), [:])])
+        let other = RecordStore()
+        try commit(other, "Q1", #"{"user":{"id":"4","name":"Zuck","bestFriend":{"id":"9"}}}"#)
+        try store.publish(contentsOf: other)
+        XCTAssertNil(try store.sweep(mark).map(Array.init))
+        XCTAssertEqual(try ids(store), ["4", "9", "client:root"])
+        XCTAssertEqual(Array(try store.collectGarbage(roots: [(Self.op("Q1"), [:])])), [])
+        XCTAssertEqual(store.check(operation: Self.op("Q1")), .available)
+    }
+
+    /// Every other write moves the counter on too: an invalidation, and a sweep that removed
+    /// something (a second sweep of the same mark is refused).
+    func testInvalidationsAndSweepsCountAsWrites() throws {
+        let store = RecordStore()
+        try commit(store, "Q1", #"{"user":{"id":"4","name":"Zuck","bestFriend":{"id":"9"}}}"#)
+        let beforeInvalidation = store.mark(roots: [(Self.op("Q1"), [:])])
+        XCTAssertEqual(try store.invalidate(records: ["4"], epoch: 1), ["4"])
+        XCTAssertNil(try store.sweep(beforeInvalidation))
+        let mark = store.mark(roots: [(Self.op("Q2"), [:])])
+        XCTAssertEqual(try store.sweep(mark).map(Array.init), ["9"])
+        XCTAssertNil(try store.sweep(mark))
+        // A sweep that removes nothing writes nothing: the same mark sweeps again.
+        let clean = store.mark(roots: [(Self.op("Q2"), [:])])
+        XCTAssertEqual(try store.sweep(clean).map(Array.init), [])
+        XCTAssertEqual(try store.sweep(clean).map(Array.init), [])
+    }
+
     /// A store opened from a snapshot (its arrays read in place) is collected and compacted as
     /// any: the first such write copies the arrays out.
     func testASnapshotOpenedStoreIsCollectedAndCompacted() throws {

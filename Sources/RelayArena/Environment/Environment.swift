@@ -256,10 +256,18 @@ public final class Environment {
         throws -> UpdatedRecordIDs
     {
         let request = GraphQLRequest(operation: operation, variables: variables)
-        let plan = try NormalizationPlan(operation: operation, variables: request.variables)
-        let normalizer = try ResponseNormalizer(plan: plan, limits: limits, expectedBytes: response.count)
-        try normalizer.feed(response)
-        return try publish(normalizer.finish(), source: request)
+        return try publish(normalize(response, for: request), source: request)
+    }
+
+    /// A response held in memory normalized for `request` under `rootID`, with the
+    /// environment's limits: what every payload that is already here (a fixture, a mock, an
+    /// optimistic response) goes through.
+    func normalize(
+        _ response: some Collection<UInt8>, for request: GraphQLRequest, rootID: String = RecordStore.rootID
+    ) throws -> NormalizedPayload {
+        try ResponseNormalizer.normalize(
+            response: response, plan: NormalizationPlan(operation: request.operation, variables: request.variables),
+            rootID: rootID, limits: limits)
     }
 
     /// Publishes a normalized payload and notifies the subscriptions it touches; the write epoch

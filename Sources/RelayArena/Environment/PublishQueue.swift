@@ -89,12 +89,8 @@ extension Environment {
         rootID: String = RecordStore.rootID, updater: SelectorStoreUpdater? = nil
     ) throws -> OptimisticUpdate {
         let request = GraphQLRequest(operation: operation, variables: variables)
-        let plan = try NormalizationPlan(operation: operation, variables: request.variables)
-        let normalizer = try ResponseNormalizer(
-            plan: plan, rootID: rootID, limits: limits, expectedBytes: response.count)
-        try normalizer.feed(response)
         let update = OptimisticUpdate(
-            payload: try normalizer.finish(),
+            payload: try normalize(response, for: request, rootID: rootID),
             selector: .operation(operation, variables: request.variables, dataID: rootID),
             updater: updater)
         try run(applying: update)
@@ -136,12 +132,9 @@ extension Environment {
         rootID: String = RecordStore.rootID, reverting: OptimisticUpdate?
     ) throws -> UpdatedRecordIDs {
         let request = GraphQLRequest(operation: operation, variables: variables)
-        let plan = try NormalizationPlan(operation: operation, variables: request.variables)
-        let normalizer = try ResponseNormalizer(
-            plan: plan, rootID: rootID, limits: limits, expectedBytes: response.count)
-        try normalizer.feed(response)
         return try run(
-            commit: Commit(payload: try normalizer.finish(), source: request), reverting: reverting.map { [$0] } ?? [])
+            commit: Commit(payload: try normalize(response, for: request, rootID: rootID), source: request),
+            reverting: reverting.map { [$0] } ?? [])
     }
 
     // MARK: The queue's run
@@ -227,11 +220,7 @@ extension Environment {
     private func publish(_ writes: RecordSourceProxy) throws -> UpdatedRecordIDs {
         let ids = writes.writtenIDs
         var result = UpdatedRecordIDs.none(in: store)
-        let delta =
-            ids.isEmpty
-            ? nil
-            : NormalizedPayload(
-                delta: try SourceHandle.importJSON(writes.relayJSON(), maxDepth: RecordStore.backupDepth))
+        let delta = ids.isEmpty ? nil : try writes.relayJSON().payload()
         if !writes.splices.isEmpty {
             // Pages merged in the arena, after the delta that made their edges, in one write.
             result = try store.publish(delta, splices: writes.splices, extendingIndexes: writes.pageMergesOnly)

@@ -8,11 +8,7 @@
 @MainActor
 public final class RecordSourceProxy {
     /// A value an updater reads or writes: a scalar (any JSON), a link, or a list of links.
-    enum Field {
-        case value(JSONValue)
-        case link(String?)
-        case links([String?])
-    }
+    typealias Field = RecordField
 
     final class Written {
         var typename: String
@@ -349,44 +345,16 @@ public final class RecordSourceProxy {
     var writtenIDs: [String] { writtenOrder }
 
     /// The writes as relay toJSON text (a record's written fields only: publish merges them).
-    func relayJSON() -> [UInt8] {
-        var out = "{"
-        for (i, dataID) in writtenOrder.enumerated() {
-            if i > 0 { out += "," }
-            JSONString.escape(dataID, into: &out)
-            out += ":"
+    func relayJSON() -> RelayJSONWriter {
+        var text = RelayJSONWriter()
+        for dataID in writtenOrder {
             guard case .record(let w)? = written[dataID] else {
-                out += "null"
+                text.deleted(dataID)
                 continue
             }
-            out += "{\"__id\":"
-            JSONString.escape(dataID, into: &out)
-            out += ",\"__typename\":"
-            JSONString.escape(w.typename, into: &out)
-            for key in w.order {
-                out += ","
-                JSONString.escape(key, into: &out)
-                out += ":"
-                switch w.fields[key]! {
-                case .value(let v): v.writeStable(into: &out)
-                case .link(let id?):
-                    out += "{\"__ref\":"
-                    JSONString.escape(id, into: &out)
-                    out += "}"
-                case .link(nil): out += "null"
-                case .links(let ids):
-                    out += "{\"__refs\":["
-                    for (j, id) in ids.enumerated() {
-                        if j > 0 { out += "," }
-                        if let id { JSONString.escape(id, into: &out) } else { out += "null" }
-                    }
-                    out += "]}"
-                }
-            }
-            out += "}"
+            text.record(dataID, typename: w.typename, fields: w.order.lazy.map { ($0, w.fields[$0]!) })
         }
-        out += "}"
-        return Array(out.utf8)
+        return text
     }
 }
 

@@ -261,10 +261,8 @@ extension RecordStore {
         do {
             switch response.body {
             case .bytes(let bytes):
-                let normalizer = try ResponseNormalizer(
-                    plan: plan, rootID: rootID, limits: limits, expectedBytes: bytes.count)
-                try normalizer.feed(bytes)
-                return .success(try normalizer.finish())
+                return .success(
+                    try ResponseNormalizer.normalize(response: bytes, plan: plan, rootID: rootID, limits: limits))
             case .file(let path):
                 return .success(
                     try ResponseNormalizer.normalize(fileAt: path, plan: plan, rootID: rootID, limits: limits))

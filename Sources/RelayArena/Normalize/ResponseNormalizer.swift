@@ -61,6 +61,18 @@ public final class ResponseNormalizer {
         return NormalizedPayload(delta: delta)
     }
 
+    /// Normalizes a whole response held in memory (a fixture, a mock, an optimistic response),
+    /// the arena sized once from its length.
+    public static func normalize(
+        response: some Collection<UInt8>, plan: NormalizationPlan, rootID: String = RecordStore.rootID,
+        limits: NormalizationLimits = .init()
+    ) throws -> NormalizedPayload {
+        let normalizer = try ResponseNormalizer(
+            plan: plan, rootID: rootID, limits: limits, expectedBytes: response.count)
+        try normalizer.feed(response)
+        return try normalizer.finish()
+    }
+
     /// Streams a file through a normalizer in `chunkSize` pieces; the file is never held whole.
     public static func normalize(
         fileAt path: String, plan: NormalizationPlan, rootID: String = RecordStore.rootID,

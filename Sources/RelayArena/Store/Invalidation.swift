@@ -13,26 +13,20 @@ extension RecordStore {
     @discardableResult
     public func invalidate(records dataIDs: [String], epoch: Int) throws -> [String] {
         var written: [String] = []
-        var json = "{"
+        var text = RelayJSONWriter()
         withSnapshot { s in
             for dataID in dataIDs {
                 guard let symbol = s.symbol(dataID), case .record(let record) = s.record(symbol),
                     !written.contains(dataID)
                 else { continue }
-                if !written.isEmpty { json += "," }
-                JSONString.escape(dataID, into: &json)
-                json += ":{\"__id\":"
-                JSONString.escape(dataID, into: &json)
-                json += ",\"__typename\":"
-                JSONString.escape(s.typename(of: record).string, into: &json)
-                json += ",\"\(Self.invalidatedAtKey)\":\(epoch)}"
+                text.record(
+                    dataID, typename: s.typename(of: record).string,
+                    fields: [(Self.invalidatedAtKey, .value(.int(Int64(epoch))))])
                 written.append(dataID)
             }
         }
-        json += "}"
         guard !written.isEmpty else { return [] }
-        let delta = NormalizedPayload(delta: try SourceHandle.importJSON(Array(json.utf8), maxDepth: 4))
-        _ = try publish(delta)
+        _ = try publish(text.payload())
         return written
     }
 }

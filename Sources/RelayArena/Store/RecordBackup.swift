@@ -32,16 +32,16 @@ struct RecordBackup {
     /// is as it was.
     func restore(into store: RecordStore) throws -> UpdatedRecordIDs {
         guard !isEmpty else { return .none(in: store) }
-        let payloads = try texts.map {
-            NormalizedPayload(delta: try SourceHandle.importJSON($0, maxDepth: RecordStore.backupDepth))
-        }
-        return try store.source.withWriteLock {
-            let symbols = dataIDs.map { store.source.findSymbol($0) }.filter { $0 != 0 }
-            try store.source.removeRecords(symbols)
-            for payload in payloads { try store.source.publish(payload.delta, consuming: false) }
-            store.didWrite()
-            _ = store.source.takeUpdated()
-            return UpdatedRecordIDs(store: store, symbols: UpdatedSymbols(symbols))
+        let payloads = try texts.map { try NormalizedPayload(relayJSON: $0) }
+        return try store.write { w in
+            let symbols = dataIDs.map { w.source.findSymbol($0) }.filter { $0 != 0 }
+            try w.source.removeRecords(symbols)
+            w.dropIndexes()
+            // What the rollback changed is the kept records, whatever the merges mark.
+            for payload in payloads { try w.merge(payload.delta, consuming: false, reporting: false) }
+            let restored = UpdatedSymbols(symbols)
+            w.report(restored)
+            return UpdatedRecordIDs(store: store, symbols: restored)
         }
     }
 }

@@ -91,20 +91,91 @@ public final class RecordStore: @unchecked Sendable {
         try merge(payload, consuming: false)
     }
 
-    /// Runs one merge under the write lock and collects the data IDs it marked updated.
     private func merge(_ payload: NormalizedPayload, consuming: Bool) throws -> UpdatedRecordIDs {
-        try source.withWriteLock {
+        try write { w in
+            try w.merge(payload.delta, consuming: consuming)
+            return UpdatedRecordIDs(store: self, symbols: w.updated)
+        }
+    }
+
+    // MARK: The one write
+
+    /// What one write changes, for `write`'s bookkeeping: the merges it made (`merge`, which
+    /// reports the records the C merge marked updated) and the other records it changed
+    /// (`report`).
+    struct Write {
+        fileprivate let store: RecordStore
+        fileprivate var reported: [UpdatedSymbols] = []
+        /// Reported one at a time, after the merges' lists.
+        fileprivate var more: [UInt32] = []
+        /// Whether anything was written: a write that changed nothing counts for nothing.
+        fileprivate(set) var changed = false
+
+        var source: SourceHandle { store.source }
+
+        /// Merges `delta` field by field (relay's publish of a record source). With `consuming`,
+        /// a store holding only its root takes the delta's arena (and its symbols' numbering).
+        /// The records it marked updated drop the connection indexes that read them and are
+        /// reported unless `reporting` is false. Atomic: on error the merge wrote nothing.
+        mutating func merge(_ delta: SourceHandle, consuming: Bool, reporting: Bool = true) throws {
             if consuming && source.recordCount <= 1 {
-                numbering &+= 1
-                connectionIndexes.dropAll()
+                store.numbering &+= 1
+                store.connectionIndexes.dropAll()
             }
-            try source.publish(payload.delta, consuming: consuming)
-            writes &+= 1
+            try source.publish(delta, consuming: consuming)
+            changed = true
             // Taken, not copied: the store's list for a million records is 8 MB (4 a symbol).
-            let updated = UpdatedRecordIDs(store: self, symbols: source.takeUpdated())
-            connectionIndexes.observe(updated.symbols)
-            compactIfPastThreshold()
-            return updated
+            let updated = source.takeUpdated()
+            store.connectionIndexes.observe(updated)
+            if reporting { reported.append(updated) }
+        }
+
+        /// Says that the write changed the records of `symbols` outside `merge`.
+        mutating func report(_ symbols: UpdatedSymbols) {
+            guard symbols.count > 0 else { return }
+            changed = true
+            reported.append(symbols)
+        }
+
+        /// Says that the write changed the record of `symbol` outside `merge`.
+        mutating func report(_ symbol: UInt32) {
+            changed = true
+            more.append(symbol)
+        }
+
+        /// Says that the write changed records in a way no index can follow (a rollback).
+        mutating func dropIndexes() {
+            changed = true
+            store.connectionIndexes.dropAll()
+        }
+
+        /// Every symbol reported so far, in order.
+        var updated: UpdatedSymbols {
+            if more.isEmpty && reported.count <= 1 { return reported.first ?? UpdatedSymbols(base: nil, count: 0) }
+            var all: [UInt32] = []
+            all.reserveCapacity(reported.reduce(more.count) { $0 + $1.count })
+            for part in reported { for i in 0..<part.count { all.append(part[i]) } }
+            all.append(contentsOf: more)
+            return UpdatedSymbols(all)
+        }
+    }
+
+    /// Every write of the store runs here: a merge, a publish with page splices, a rollback, the
+    /// publish of another store, an invalidation, an updater's writes, a collection's sweep.
+    /// Under the write lock, `body` changes the source through `Write` and says what it
+    /// changed; then, once, whether it returned or threw after writing part of it: the write
+    /// counter moves on (a collection that marked before it starts again) and the store compacts
+    /// when its garbage passed the threshold.
+    func write<R>(_ body: (inout Write) throws -> R) throws -> R {
+        try source.withWriteLock {
+            var w = Write(store: self)
+            defer {
+                if w.changed {
+                    writes &+= 1
+                    compactIfPastThreshold()
+                }
+            }
+            return try body(&w)
         }
     }
 
@@ -115,10 +186,8 @@ public final class RecordStore: @unchecked Sendable {
         response: some Collection<UInt8>, plan: NormalizationPlan, rootID: String = RecordStore.rootID,
         limits: NormalizationLimits = .init()
     ) throws -> UpdatedRecordIDs {
-        let normalizer = try ResponseNormalizer(
-            plan: plan, rootID: rootID, limits: limits, expectedBytes: response.count)
-        try normalizer.feed(response)
-        return try publishConsuming(normalizer.finish())
+        try publishConsuming(
+            ResponseNormalizer.normalize(response: response, plan: plan, rootID: rootID, limits: limits))
     }
 
     /// Streams a response file in `chunkSize` pieces and publishes it (as `commit(response:)`).
@@ -230,14 +299,11 @@ public final class RecordStore: @unchecked Sendable {
     /// Removes every record `mark` did not keep, unless the store was written since it was made:
     /// then `nil` (mark again). Returns the data IDs removed, in the store's order.
     public func sweep(_ mark: CollectionMark) throws -> RemovedRecordIDs? {
-        try source.withWriteLock {
+        try write { w in
             guard writes == mark.version else { return nil }
-            let symbols = try source.removeUnmarked(mark.marked)
+            let symbols = try w.source.removeUnmarked(mark.marked)
             connectionIndexes.observe(symbols)
-            if symbols.count > 0 {
-                writes &+= 1
-                compactIfPastThreshold()
-            }
+            w.report(symbols)
             // The removed IDs stay interned (symbols are kept), so their texts are there to read.
             return RemovedRecordIDs(store: self, symbols: symbols)
         }
@@ -253,8 +319,8 @@ public final class RecordStore: @unchecked Sendable {
     package var indexedConnectionCount: Int { connectionIndexes.count }
 
     /// Publishes an updater's writes (`delta`) and the pages the connection handler merged in the
-    /// arena (`splices`: each list becomes the splice's `front`, its items, then `back`), under one
-    /// write lock. A list may have moved since its merge was decided (a collection or compaction
+    /// arena (`splices`: each list becomes the splice's `front`, its items, then `back`), as one
+    /// write. A list may have moved since its merge was decided (a collection or compaction
     /// on another thread: they move values, they do not change this list), so the page goes
     /// where the list is now. With `extendingIndexes`, a list's node index (if it described the
     /// list) takes the page's edges and nodes; without (an updater ran after the merge and may
@@ -262,7 +328,7 @@ public final class RecordStore: @unchecked Sendable {
     func publish(_ delta: NormalizedPayload?, splices: [ConnectionSplice], extendingIndexes: Bool) throws
         -> UpdatedRecordIDs
     {
-        try source.withWriteLock {
+        try write { w in
             var lists: [(record: UInt32, key: UInt32)] = []
             for splice in splices {
                 let record = source.findSymbol(splice.dataID)
@@ -275,15 +341,7 @@ public final class RecordStore: @unchecked Sendable {
                 }
                 lists.append((record, key))
             }
-            var symbols: [UInt32] = []
-            if let delta {
-                try source.publish(delta.delta, consuming: false)
-                writes &+= 1
-                let updated = source.takeUpdated()
-                connectionIndexes.observe(updated)
-                symbols.reserveCapacity(updated.count + lists.count)
-                for i in 0..<updated.count { symbols.append(updated[i]) }
-            }
+            if let delta { try w.merge(delta.delta, consuming: false) }
             for (splice, list) in zip(splices, lists) {
                 // (The page's edges are the delta's records.)
                 let front = splice.front.map { source.findSymbol($0) }
@@ -294,7 +352,7 @@ public final class RecordStore: @unchecked Sendable {
                 }
                 let before = source.fieldWord(list.record, list.key)
                 try source.spliceLinks(list.record, list.key, front: front, back: back)
-                writes &+= 1
+                w.report(list.record)
                 if extendingIndexes {
                     connectionIndexes.extend(
                         list.record, from: before, to: source.fieldWord(list.record, list.key),
@@ -302,19 +360,9 @@ public final class RecordStore: @unchecked Sendable {
                 } else {
                     connectionIndexes.drop(list.record)
                 }
-                symbols.append(list.record)
             }
-            compactIfPastThreshold()
-            return UpdatedRecordIDs(store: self, symbols: UpdatedSymbols(symbols))
+            return UpdatedRecordIDs(store: self, symbols: w.updated)
         }
-    }
-
-    /// After a write made outside `publish` (the write lock held): counts it, and compacts past
-    /// the threshold.
-    func didWrite() {
-        writes &+= 1
-        connectionIndexes.dropAll()
-        compactIfPastThreshold()
     }
 
     /// Changes when symbols held from an earlier snapshot may name other things now.

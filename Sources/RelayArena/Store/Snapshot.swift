@@ -39,11 +39,9 @@ extension RecordStore {
     public func publish(contentsOf other: RecordStore) throws -> UpdatedRecordIDs {
         precondition(other !== self, "RelayArena: a store cannot be published into itself")
         return try other.source.withReadLock {
-            try source.withWriteLock {
-                try source.publish(other.source, consuming: false)
-                let updated = UpdatedRecordIDs(store: self, symbols: source.takeUpdated())
-                connectionIndexes.observe(updated.symbols)
-                return updated
+            try write { w in
+                try w.merge(other.source, consuming: false)
+                return UpdatedRecordIDs(store: self, symbols: w.updated)
             }
         }
     }
