@@ -190,7 +190,7 @@ final class EnvironmentTests: XCTestCase {
             }
             XCTAssertEqual(environment.store.relayJSON(), bytes, "\(answer) changed the store")
             XCTAssertEqual(notified, 0)
-            XCTAssertEqual(environment.subscriptions.snapshot(id)?.data, before.data)
+            XCTAssertEqual(environment.subscriptions.result(id)?.data, before.data)
         }
     }
 

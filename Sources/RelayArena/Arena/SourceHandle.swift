@@ -27,6 +27,16 @@ struct SourceHandle {
     }
 
     /// Writes the source as a snapshot file, atomically (caller holds the lock when shared).
+    /// Whether `prefix` begins as a snapshot file does (its magic number).
+    static func isSnapshot(_ prefix: [UInt8]) -> Bool {
+        prefix.withUnsafeBufferPointer { ra_snapshot_sniff($0.baseAddress, $0.count) }
+    }
+
+    /// Rewrites a snapshot's checksum after its bytes were changed (tests: the checks past it).
+    static func fixSnapshotChecksum(_ bytes: inout [UInt8]) {
+        _ = bytes.withUnsafeMutableBufferPointer { ra_snapshot_fix_checksum($0.baseAddress!, $0.count) }
+    }
+
     func writeSnapshot(_ path: String) throws {
         var err = ra_error()
         guard ra_source_write_snapshot(raw, path, &err) == RA_OK else {

@@ -19,6 +19,17 @@ extension OperationArtifact {
         return out
     }
 
+    /// relay's request identifier: the operation's name and its effective variables as JSON, keys
+    /// sorted (relay's stableCopy): identical requests, equal identifiers (one flight; one root).
+    public func requestIdentifier(_ given: Variables) -> String {
+        name + ":" + variablesJSON(effectiveVariables(given))
+    }
+
+    /// Effective variables as JSON, keys sorted.
+    func variablesJSON(_ effective: Variables) -> String {
+        JSONValue.object(variables.map { JSONMember($0.name, effective[$0.name] ?? .null) }).stableJSON
+    }
+
     /// Effective variables in declaration order, for printing (`__fragmentOwner`).
     public func effectiveVariableMembers(_ given: Variables) -> [JSONMember] {
         let eff = effectiveVariables(given)

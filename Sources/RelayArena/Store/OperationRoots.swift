@@ -69,21 +69,20 @@ public final class OperationRoots {
     public var all: [Root] { order.compactMap { roots[$0] } }
 
     public func root(_ operation: OperationArtifact, variables: Variables) -> Root? {
-        roots[GraphQLRequest(operation: operation, variables: variables).identifier]
+        roots[operation.requestIdentifier(variables)]
     }
 
     /// Retains an operation (relay's `store.retain`): it is a root until every retain is disposed
     /// and the release buffer lets it go. Disposing the returned handle twice does nothing.
     public func retain(_ operation: OperationArtifact, variables: Variables) -> Disposable {
-        let request = GraphQLRequest(operation: operation, variables: variables)
-        let id = request.identifier
+        let id = operation.requestIdentifier(variables)
         if var root = roots[id] {
             if root.refCount == 0 { releaseBuffer.removeAll { $0 == id } }
             root.refCount += 1
             roots[id] = root
         } else {
             roots[id] = Root(
-                operation: operation, variables: request.variables, refCount: 1, epoch: nil, fetchTime: nil)
+                operation: operation, variables: operation.effectiveVariables(variables), refCount: 1, epoch: nil, fetchTime: nil)
             order.append(id)
             generation += 1
         }
@@ -149,15 +148,14 @@ public final class OperationRoots {
         currentWriteEpoch += 1
         if invalidateStore { globalInvalidationEpoch = currentWriteEpoch }
         guard let source else { return }
-        let request = GraphQLRequest(operation: source.operation, variables: source.variables)
-        let id = request.identifier
+        let id = source.operation.requestIdentifier(source.variables)
         if var root = roots[id] {
             root.epoch = currentWriteEpoch
             root.fetchTime = now()
             roots[id] = root
         } else if source.operation.kind == .query, releaseBufferSize > 0, releaseBuffer.count < releaseBufferSize {
             roots[id] = Root(
-                operation: source.operation, variables: request.variables, refCount: 0, epoch: currentWriteEpoch,
+                operation: source.operation, variables: source.operation.effectiveVariables(source.variables), refCount: 0, epoch: currentWriteEpoch,
                 fetchTime: now())
             order.append(id)
             releaseBuffer.append(id)

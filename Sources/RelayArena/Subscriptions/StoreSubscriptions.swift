@@ -2,8 +2,6 @@
 // subscriptions that saw an updated record, found through a map from record to subscriptions, so
 // its cost follows the updated records and the subscriptions they touch, not how many there are.
 
-internal import CRelayArena
-
 /// A handle that ends a subscription; ending it twice does nothing (relay's `dispose`).
 public struct SubscriptionID: Hashable, Sendable, Comparable {
     let raw: Int
@@ -39,7 +37,7 @@ public final class StoreSubscriptions {
     final class Entry {
         let id: Int
         var selector: ReadSelector
-        var snapshot: ReadResult
+        var result: ReadResult
         let subscriber: any StoreSubscriber
         let changeAddress: UnsafeRawPointer?
         /// The seen records that exist in the store, as its symbols (what the index holds).
@@ -52,12 +50,12 @@ public final class StoreSubscriptions {
         fileprivate var hints = Hints()
 
         init(
-            id: Int, selector: ReadSelector, snapshot: ReadResult, subscriber: any StoreSubscriber,
+            id: Int, selector: ReadSelector, result: ReadResult, subscriber: any StoreSubscriber,
             symbols: [UInt32], absent: [String]
         ) {
             self.id = id
             self.selector = selector
-            self.snapshot = snapshot
+            self.result = result
             self.subscriber = subscriber
             changeAddress = subscriber.changeAddress
             self.symbols = symbols
@@ -100,7 +98,7 @@ public final class StoreSubscriptions {
     public private(set) var lastReReadCount = 0
 
     /// Reads `selector` and subscribes to it in one step (relay's lookup then subscribe, with no
-    /// publish in between to miss); returns the first snapshot.
+    /// publish in between to miss); returns the first read.
     public func subscribe(_ selector: ReadSelector, _ callback: @escaping Callback) -> (ReadResult, SubscriptionID) {
         subscribe(selector, ClosureSubscriber(callback))
     }
@@ -110,16 +108,16 @@ public final class StoreSubscriptions {
         let id = entries.count
         let selector = selector.withOwnDataID()
         let entry = store.withSnapshot { s -> Entry in
-            let snapshot = selector.read(s)
-            let (symbols, absent) = Self.resolve(snapshot.seenRecords, s)
+            let result = selector.read(s)
+            let (symbols, absent) = Self.resolve(result.seenRecords, s)
             return Entry(
-                id: id, selector: selector, snapshot: snapshot, subscriber: subscriber, symbols: symbols,
+                id: id, selector: selector, result: result, subscriber: subscriber, symbols: symbols,
                 absent: absent)
         }
         entries.append(entry)
         live += 1
         index(id, entry)
-        return (entry.snapshot, SubscriptionID(raw: id))
+        return (entry.result, SubscriptionID(raw: id))
     }
 
     public func unsubscribe(_ id: SubscriptionID) {
@@ -150,14 +148,17 @@ public final class StoreSubscriptions {
     /// a model on screen never reads its data half collected).
     public var seenRecords: Set<String> {
         var seen: Set<String> = []
-        for case let entry? in entries { seen.formUnion(entry.snapshot.seenRecords) }
+        for case let entry? in entries { seen.formUnion(entry.result.seenRecords) }
         return seen
     }
 
-    /// The latest snapshot of a subscription.
-    public func snapshot(_ id: SubscriptionID) -> ReadResult? {
-        id.raw >= 0 && id.raw < entries.count ? entries[id.raw]?.snapshot : nil
+    /// The latest read of a subscription.
+    public func result(_ id: SubscriptionID) -> ReadResult? {
+        id.raw >= 0 && id.raw < entries.count ? entries[id.raw]?.result : nil
     }
+
+    @available(*, deprecated, renamed: "result(_:)")
+    public func snapshot(_ id: SubscriptionID) -> ReadResult? { result(id) }
 
     /// After a publish: re-reads each subscription that saw one of `updated` (or a record that was
     /// absent and now exists, or was repointed), in the order they were made, and calls those whose data changed.
@@ -187,7 +188,7 @@ public final class StoreSubscriptions {
         for i in stride(from: -3 * ahead, to: 0, by: Self.prefetchBatch) { prefetch(order, batch: i) }
         rounds += 1
         let round = rounds
-        // The entries whose data changed (an entry's snapshot is `next` until a callback's publish
+        // The entries whose data changed (an entry's result is `next` until a callback's publish
         // re-reads it), with the addresses of what calling it releases: its last data, which the
         // model holds too.
         var changed: [(entry: Entry, released: Hints)] = []
@@ -196,15 +197,15 @@ public final class StoreSubscriptions {
             for (i, id) in order.enumerated() {
                 if i % Self.prefetchBatch == 0 { prefetch(order, batch: i) }
                 guard let entry = entries[id] else { continue }
-                let next = entry.selector.read(s, previouslySeen: entry.snapshot.seenRecords)
-                let dataChanged = next.data != entry.snapshot.data
-                if next.seenRecords != entry.snapshot.seenRecords {
+                let next = entry.selector.read(s, previouslySeen: entry.result.seenRecords)
+                let dataChanged = next.data != entry.result.data
+                if next.seenRecords != entry.result.seenRecords {
                     unindex(id, entry)
                     (entry.symbols, entry.absent) = Self.resolve(next.seenRecords, s)
                     index(id, entry)
                 }
-                // Replaced even when equal (relay keeps the newest snapshot: isMissingData may differ).
-                entry.snapshot = next
+                // Replaced even when equal (relay keeps the newest read: isMissingData may differ).
+                entry.result = next
                 let released = entry.hints
                 entry.hints = Hints(entry)
                 if dataChanged { changed.append((entry, released)) }
@@ -225,10 +226,10 @@ public final class StoreSubscriptions {
             // Ended by an earlier callback: not called.
             if !endedWhileNotifying.isEmpty, endedWhileNotifying.contains(entry.id) { continue }
             // An earlier callback published, and that round re-read this one: it was called then
-            // if its data changed, and otherwise gets the newest read (its snapshot), never an older one.
+            // if its data changed, and otherwise gets the newest read (its result), never an older one.
             if rounds != round, entry.calledInRound > round { continue }
             entry.calledInRound = round
-            entry.subscriber.storeDidChange(entry.snapshot)
+            entry.subscriber.storeDidChange(entry.result)
             called.append(SubscriptionID(raw: entry.id))
         }
         return called
@@ -298,13 +299,13 @@ public final class StoreSubscriptions {
     /// Asks for the first four lines of an object (an entry's fields and hints).
     @inline(__always)
     private static func prefetchLines(_ object: UnsafeRawPointer?) {
-        for line in 0..<4 { ra_prefetch(object.map { $0 + line * 64 }) }
+        for line in 0..<4 { prefetchCacheLine(object.map { $0 + line * 64 }) }
     }
 
     /// Asks for the line of `entries` that holds an entry's reference.
     @inline(__always)
     private func prefetchSlot(_ id: Int) {
-        entries.withUnsafeBytes { ra_prefetch($0.baseAddress.map { $0 + id * MemoryLayout<Entry?>.stride }) }
+        entries.withUnsafeBytes { prefetchCacheLine($0.baseAddress.map { $0 + id * MemoryLayout<Entry?>.stride }) }
     }
 
     /// Asks for an entry's first lines (where its fields and hints are).
@@ -341,7 +342,7 @@ public final class StoreSubscriptions {
         store.withSnapshot { s in
             for id in entries.indices {
                 guard let entry = entries[id] else { continue }
-                (entry.symbols, entry.absent) = Self.resolve(entry.snapshot.seenRecords, s)
+                (entry.symbols, entry.absent) = Self.resolve(entry.result.seenRecords, s)
                 index(id, entry)
             }
         }
@@ -365,8 +366,8 @@ private struct Hints {
         withUnsafeBytes(of: addresses) { raw in
             for i in 0..<Self.count {
                 let p = UnsafeRawPointer(bitPattern: raw.load(fromByteOffset: i * 8, as: UInt.self))
-                ra_prefetch(p)
-                ra_prefetch(p.map { $0 + 64 })
+                prefetchCacheLine(p)
+                prefetchCacheLine(p.map { $0 + 64 })
             }
         }
     }
@@ -394,10 +395,10 @@ private struct Hints {
         add(entry.changeAddress)
         add(entry.selector.dataID)
         // A set is one reference to its storage.
-        withUnsafeBytes(of: entry.snapshot.seenRecords) { raw in
+        withUnsafeBytes(of: entry.result.seenRecords) { raw in
             if raw.count == MemoryLayout<UInt>.size { add(UnsafeRawPointer(bitPattern: raw.load(as: UInt.self))) }
         }
-        switch entry.snapshot.data {
+        switch entry.result.data {
         case .object(let members)?:
             members.withUnsafeBufferPointer { add(UnsafeRawPointer($0.baseAddress).map { $0 - header }) }
             for (_, value) in members {

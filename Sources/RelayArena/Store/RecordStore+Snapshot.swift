@@ -1,6 +1,5 @@
 // Snapshots: a store written to one versioned binary file and opened again by mapping it (the
 // format and its checks are the C core's, ra_snapshot.c).
-internal import CRelayArena
 
 extension RecordStore {
     /// Opens a snapshot file written by `writeSnapshot(to:)`.
@@ -26,8 +25,7 @@ extension RecordStore {
     /// Whether `bytes` begin as a snapshot file does (its magic number), as opposed to relay
     /// toJSON JSON: stores are told apart by content, not by file name.
     public static func isSnapshot(_ bytes: some Collection<UInt8>) -> Bool {
-        let prefix = Array(bytes.prefix(8))
-        return prefix.withUnsafeBufferPointer { ra_snapshot_sniff($0.baseAddress, $0.count) }
+        SourceHandle.isSnapshot(Array(bytes.prefix(8)))
     }
 }
 
@@ -50,6 +48,6 @@ extension RecordStore {
 extension RecordStore {
     /// Rewrites a snapshot's checksum after its bytes were changed (tests: the checks past it).
     package static func fixSnapshotChecksum(_ bytes: inout [UInt8]) {
-        _ = bytes.withUnsafeMutableBufferPointer { ra_snapshot_fix_checksum($0.baseAddress!, $0.count) }
+        SourceHandle.fixSnapshotChecksum(&bytes)
     }
 }

@@ -4,52 +4,6 @@
 // on AsyncHTTPClient, MockNetwork for tests and previews.
 import Foundation
 
-/// One GraphQL request, as relay's network layer is handed it: the operation's text as the
-/// compiler emits it (added selections, the fragments it spreads), its effective variables and
-/// its name.
-public struct GraphQLRequest: Sendable, Hashable {
-    public let operation: OperationArtifact
-    /// The operation's declared variables exactly: defaults applied, `null` for one not given
-    /// that has no default, undeclared ones dropped.
-    public let variables: Variables
-
-    public init(operation: OperationArtifact, variables: Variables) {
-        self.operation = operation
-        self.variables = operation.effectiveVariables(variables)
-    }
-
-    public var name: String { operation.name }
-    public var text: String { operation.text }
-
-    /// Identical requests (same text, same variables) have the same identifier: the environment
-    /// sends one of them while it is in flight (relay's request identifier).
-    public var identifier: String { operation.name + ":" + variablesJSON }
-
-    /// The variables as JSON, keys sorted (relay's stableCopy): equal variables, equal text.
-    public var variablesJSON: String {
-        JSONValue.object(operation.variables.map { JSONMember($0.name, variables[$0.name] ?? .null) }).stableJSON
-    }
-
-    /// The POST body: `{"query": text, "variables": {…}, "operationName": name}`.
-    public var body: [UInt8] {
-        var out = "{\"query\":"
-        JSONString.escape(text, into: &out)
-        out += ",\"variables\":" + variablesJSON + ",\"operationName\":"
-        JSONString.escape(name, into: &out)
-        out += "}"
-        return Array(out.utf8)
-    }
-
-    public static func == (a: GraphQLRequest, b: GraphQLRequest) -> Bool {
-        a.operation.name == b.operation.name && a.operation.text == b.operation.text && a.variables == b.variables
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(operation.name)
-        hasher.combine(variablesJSON)
-    }
-}
-
 /// What a request is sent with: headers to add and a deadline for the whole exchange.
 public struct RequestOptions: Sendable {
     public var headers: [(name: String, value: String)]
@@ -142,39 +96,4 @@ public struct NetworkResponse: Sendable {
 /// Cancelling the calling task must stop the transfer.
 public protocol Network: Sendable {
     func execute(_ request: GraphQLRequest, options: RequestOptions) async throws -> NetworkResponse
-}
-
-/// Why a request failed, and where: the environment's one failure type for fetches.
-public struct FetchError: Error, Sendable, CustomStringConvertible {
-    public enum Kind: Sendable, Equatable {
-        /// The server answered with a status outside 200–299.
-        case status(Int)
-        /// The connection could not be made or was lost (the transport's message).
-        case transport
-        /// The deadline passed.
-        case timeout
-        /// The body is not a valid response for the operation (malformed JSON, wrong shapes, cut off).
-        case invalidResponse
-        /// `errors` and no `data` (relay's "No data returned for operation").
-        case graphQLErrors
-        /// The fetch was cancelled.
-        case cancelled
-    }
-
-    public var kind: Kind
-    public var operation: String
-    public var message: String
-    /// Byte offset in the body where it went wrong, for an invalid response.
-    public var offset: UInt64?
-
-    public init(kind: Kind, operation: String, message: String, offset: UInt64? = nil) {
-        self.kind = kind
-        self.operation = operation
-        self.message = message
-        self.offset = offset
-    }
-
-    public var description: String {
-        "\(operation): \(message)" + (offset.map { " (byte \($0))" } ?? "")
-    }
 }

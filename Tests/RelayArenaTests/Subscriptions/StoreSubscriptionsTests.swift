@@ -48,8 +48,8 @@ final class StoreSubscriptionsTests: XCTestCase {
         calls = []
         subs.notify(try publish(store, "UserQuery", ["id": .string("5")], #"{"user":{"id":"5","name":"Priscilla"}}"#))
         XCTAssertEqual(calls, ["S4"])
-        XCTAssertEqual(subs.snapshot(s4)?.data?["name"], .string("Priscilla"))
-        XCTAssertEqual(subs.snapshot(s4)?.isMissingData, false)
+        XCTAssertEqual(subs.result(s4)?.data?["name"], .string("Priscilla"))
+        XCTAssertEqual(subs.result(s4)?.isMissingData, false)
 
         calls = []
         XCTAssertEqual(subs.notify(try publish(store, "UserQuery", me, #"{"user":{"id":"4","name":"Mark"}}"#)), [])
@@ -137,7 +137,7 @@ final class StoreSubscriptionsTests: XCTestCase {
         // Inner round (C): 0 and 2; the outer round's 2 (B) is already past; 1 never.
         XCTAssertEqual(calls, [#"0:string("B")"#, #"0:string("C")"#, #"2:string("C")"#])
         XCTAssertEqual(subs.count, 2)
-        XCTAssertEqual(subs.snapshot(ids[2])?.data?["name"], .string("C"))
+        XCTAssertEqual(subs.result(ids[2])?.data?["name"], .string("C"))
     }
 
     /// The cost follows what changed: with many subscriptions on other records, a publish that
@@ -216,7 +216,7 @@ final class StoreSubscriptionsTests: XCTestCase {
         XCTAssertEqual(calls, [#""one""#, #""t2""#], "re-read at its new record, not called for the old one")
         subs.notify(try publish(store, "TodoQuery", ["id": .string(long(2))], todo(long(2), "two")))
         XCTAssertEqual(calls, [#""one""#, #""t2""#, #""two""#])
-        XCTAssertEqual(subs.snapshot(sub)?.seenRecords, [long(2)])
+        XCTAssertEqual(subs.result(sub)?.seenRecords, [long(2)])
     }
 
     /// A re-read's seen records are what it visited this time (a re-read hands back the last
@@ -233,19 +233,19 @@ final class StoreSubscriptionsTests: XCTestCase {
         XCTAssertEqual(queryFirst.seenRecords, [RecordStore.rootID, "4"])
 
         subs.notify(try publish(store, "UserQuery", me, #"{"user":{"id":"4","name":"Mark"}}"#))
-        XCTAssertEqual(subs.snapshot(name)?.seenRecords, ["4"])
-        XCTAssertEqual(subs.snapshot(name)?.data?["name"], .string("Mark"))
-        XCTAssertEqual(subs.snapshot(query)?.seenRecords, [RecordStore.rootID, "4"])
+        XCTAssertEqual(subs.result(name)?.seenRecords, ["4"])
+        XCTAssertEqual(subs.result(name)?.data?["name"], .string("Mark"))
+        XCTAssertEqual(subs.result(query)?.seenRecords, [RecordStore.rootID, "4"])
 
         subs.notify(try publish(store, "UserQuery", me, #"{"user":null}"#))
-        XCTAssertEqual(subs.snapshot(query)?.seenRecords, [RecordStore.rootID])
-        XCTAssertEqual(subs.snapshot(query)?.data?["user"], .null)
+        XCTAssertEqual(subs.result(query)?.seenRecords, [RecordStore.rootID])
+        XCTAssertEqual(subs.result(query)?.data?["user"], .null)
 
         subs.notify(try publish(store, "UserQuery", me, #"{"user":{"id":"4","name":"Mark"}}"#))
-        XCTAssertEqual(subs.snapshot(query)?.seenRecords, [RecordStore.rootID, "4"])
+        XCTAssertEqual(subs.result(query)?.seenRecords, [RecordStore.rootID, "4"])
         // And the index follows: a change of "4" alone re-reads both again.
         subs.notify(try publish(store, "UserQuery", me, #"{"user":{"id":"4","name":"Zuck"}}"#))
         XCTAssertEqual(subs.lastReReadCount, 2)
-        XCTAssertEqual(subs.snapshot(query)?.data?["user"]?["name"], .string("Zuck"))
+        XCTAssertEqual(subs.result(query)?.data?["user"]?["name"], .string("Zuck"))
     }
 }

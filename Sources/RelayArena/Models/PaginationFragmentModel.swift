@@ -22,7 +22,9 @@ public final class PaginationFragmentModel<F: RefetchableFragment> {
     }
 
     public var data: ReadValue? { refetchable.data }
-    public var snapshot: ReadResult { refetchable.snapshot }
+    public var result: ReadResult { refetchable.result }
+    @available(*, deprecated, renamed: "result")
+    public var snapshot: ReadResult { result }
 
     /// Whether the connection has a next page: an end cursor and `hasNextPage` (relay's
     /// `getConnectionState`).
