@@ -19,7 +19,9 @@ let package = Package(
             targets: ["RelayArenaWorkloads", "RelayArenaHTTPWorkloads", "YajlBaseline"]
         ),
         .executable(name: "relay-arena", targets: ["relay-arena"]),
-        // Build-tool plugin: generates a target's typed views with relay-arena generate.
+        // The plugin's tool: `relay-arena generate` alone (compiler and generator, no HTTP stack).
+        .executable(name: "relay-arena-generate", targets: ["relay-arena-generate"]),
+        // Build-tool plugin: generates a target's typed views with relay-arena-generate.
         .plugin(name: "RelayArenaGenerate", targets: ["RelayArenaGenerate"]),
     ],
     // `Compiler` (on by default) brings the compiler's and the command line's dependencies in;
@@ -117,14 +119,30 @@ let package = Package(
             name: "relay-arena",
             dependencies: [
                 "RelayArena", "RelayArenaCompiler", "RelayArenaHTTP", "RelayArenaWorkloads", "RelayArenaHTTPWorkloads",
-                "YajlBaseline", "CAllocationCounter",
+                "YajlBaseline", "CAllocationCounter", "RelayArenaGenerateCommand",
                 .product(
                     name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Compiler"])),
             ],
             path: "Sources/relay-arena"
         ),
+        // `generate` and the file helpers of the command line, shared by relay-arena and the
+        // plugin's tool.
+        .target(
+            name: "RelayArenaGenerateCommand",
+            dependencies: [
+                "RelayArena", "RelayArenaCompiler",
+                .product(
+                    name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Compiler"])),
+            ],
+            path: "Sources/RelayArenaGenerateCommand"
+        ),
+        .executableTarget(
+            name: "relay-arena-generate",
+            dependencies: ["RelayArenaGenerateCommand", "RelayArena", "RelayArenaCompiler"],
+            path: "Sources/relay-arena-generate"
+        ),
         .plugin(
-            name: "RelayArenaGenerate", capability: .buildTool(), dependencies: ["relay-arena"],
+            name: "RelayArenaGenerate", capability: .buildTool(), dependencies: ["relay-arena-generate"],
             path: "Plugins/RelayArenaGenerate"),
         .target(
             name: "RelayArenaTestSupport", dependencies: ["RelayArena", "RelayArenaCompiler", "RelayArenaWorkloads"],

@@ -1,4 +1,4 @@
-// SwiftPM build-tool plugin: runs `relay-arena generate --single-file` on the target's `.graphql`
+// SwiftPM build-tool plugin: runs `relay-arena-generate --single-file` (what `relay-arena generate` does)
 // documents and the `graphql("""…""")` literals of its Swift sources, into the plugin work directory.
 import Foundation
 import PackagePlugin
@@ -23,15 +23,15 @@ struct RelayArenaGenerate: BuildToolPlugin {
         let swiftSources = files.filter { $0.pathExtension == "swift" }.sorted { $0.path < $1.path }
         let output = context.pluginWorkDirectoryURL.appendingPathComponent(Self.outputName)
 
-        var arguments = ["generate", "--schema", schema.path]
+        var arguments = ["--schema", schema.path]
         for document in documents { arguments += ["--document", document.path] }
         for source in swiftSources { arguments += ["--swift-file", source.path] }
         arguments += ["--output", context.pluginWorkDirectoryURL.path, "--single-file", Self.outputName]
         return [
             .buildCommand(
                 displayName:
-                    "relay-arena generate (\(target.name): \(documents.count) documents, \(swiftSources.count) Swift files)",
-                executable: try context.tool(named: "relay-arena").url,
+                    "relay-arena-generate (\(target.name): \(documents.count) documents, \(swiftSources.count) Swift files)",
+                executable: try context.tool(named: "relay-arena-generate").url,
                 arguments: arguments,
                 inputFiles: [config, schema] + documents + swiftSources,
                 outputFiles: [output])

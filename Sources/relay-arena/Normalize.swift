@@ -2,6 +2,7 @@
 import ArgumentParser
 import Foundation
 import RelayArena
+import RelayArenaGenerateCommand
 import RelayArenaWorkloads
 
 struct Normalize: ParsableCommand {

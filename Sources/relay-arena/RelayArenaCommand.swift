@@ -3,6 +3,7 @@
 import ArgumentParser
 import Foundation
 import RelayArena
+import RelayArenaGenerateCommand
 import RelayArenaCompiler
 
 @main
@@ -113,13 +114,6 @@ func compileDocuments(schema: String, documents: [String]) throws -> Compilation
         try documents.map { GraphQLSourceFile(name: $0, text: try readText($0)) })
 }
 
-func readText(_ path: String) throws -> String {
-    guard let data = FileManager.default.contents(atPath: path) else {
-        throw RelayArenaError(code: .io, message: "cannot read \(path)")
-    }
-    return String(decoding: data, as: UTF8.self)
-}
-
 func readBytes(_ path: String) throws -> Data {
     guard let data = FileManager.default.contents(atPath: path) else {
         throw RelayArenaError(code: .io, message: "cannot read \(path)")
@@ -137,16 +131,6 @@ func loadStore(_ path: String) throws -> RecordStore {
     try? handle.close()
     if RecordStore.isSnapshot(head) { return try RecordStore(snapshotAt: path) }
     return try RecordStore(relayJSON: readBytes(path))
-}
-
-/// Writes through a temporary file and a rename, so a reader never sees half a file.
-func writeAtomically(_ bytes: some Collection<UInt8>, to path: String) throws {
-    let url = URL(fileURLWithPath: path)
-    do {
-        try Data(bytes).write(to: url, options: .atomic)
-    } catch {
-        throw RelayArenaError(code: .io, message: "cannot write \(path): \(error.localizedDescription)")
-    }
 }
 
 /// Writes the snapshot the command line's commands write (`normalize --write-snapshot`, `ingest`,

@@ -3,6 +3,7 @@
 import ArgumentParser
 import Foundation
 import RelayArena
+import RelayArenaGenerateCommand
 
 struct Dump: ParsableCommand {
     static let configuration = CommandConfiguration(

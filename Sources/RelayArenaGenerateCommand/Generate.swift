@@ -1,12 +1,13 @@
-// `relay-arena generate`: schema + GraphQL documents (files and graphql("""…""") literals in
-// Swift sources) → one Swift file per fragment and operation (or all in one) written to --output.
+// `relay-arena generate` (and `relay-arena-generate`, the build-tool plugin's tool): schema + GraphQL
+// documents (files and graphql("""…""") literals in Swift sources) → one Swift file per fragment
+// and operation (or all in one) written to --output.
 import ArgumentParser
 import Foundation
 import RelayArena
 import RelayArenaCompiler
 
-struct Generate: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct Generate: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         abstract: "Generate typed Swift views (one file per fragment and operation) from GraphQL documents.")
 
     @Option(help: "The schema (SDL).")
@@ -35,7 +36,9 @@ struct Generate: ParsableCommand {
     )
     var singleFile: String?
 
-    func run() throws {
+    package init() {}
+
+    package func run() throws {
         let compiler = try Compiler(schema: GraphQLSourceFile(name: schema, text: try readText(schema)))
         var documents = try document.map { GraphQLSourceFile(name: $0, text: try readText($0)) }
         for path in try swiftSources.flatMap(swiftFiles(under:)) + swiftFile {
