@@ -171,11 +171,11 @@ let package = Package(
             name: "RelayArenaCompilerTests", dependencies: ["RelayArenaCompiler", "RelayArenaTestSupport"],
             path: "Tests/RelayArenaCompilerTests"),
         .testTarget(
-            name: "RelayArenaViewsTests",
+            name: "RelayArenaEnvironmentTests",
             dependencies: [
                 "RelayArena", "RelayArenaCompiler", "RelayArenaHTTP", "RelayArenaTestSupport", "TodoServer",
             ],
-            path: "Tests/RelayArenaViewsTests", resources: [.process("Fixtures")]),
+            path: "Tests/RelayArenaEnvironmentTests", resources: [.process("Fixtures")]),
         .testTarget(
             name: "RelayArenaCLITests",
             dependencies: ["RelayArenaTestSupport", "RelayArenaWorkloads", "TodoServer", "relay-arena"],

@@ -3,8 +3,8 @@
 import ArgumentParser
 import Foundation
 import RelayArena
-import RelayArenaGenerateCommand
 import RelayArenaCompiler
+import RelayArenaGenerateCommand
 
 @main
 struct RelayArenaCommand: AsyncParsableCommand {

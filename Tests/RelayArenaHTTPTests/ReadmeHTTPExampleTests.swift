@@ -1,5 +1,6 @@
-// The README's HTTP example, run against the loopback server; a second test checks that the
-// README shows exactly this code (between the markers), so the two cannot drift apart.
+// The HTTP example of the DocC article "The environment" (RelayArena.docc/TheEnvironment.md), run
+// against the loopback server; a second test checks that the article shows exactly this code
+// (between the DocC markers), so the two cannot drift apart.
 #if HTTP
     import Foundation
     import RelayArena
@@ -16,7 +17,7 @@
             let query = ToDoDocuments.operation("TodoListQuery")
             let store = RecordStore()
 
-            // README:begin
+            // DocC:begin
             let network = HTTPNetwork(endpoint: endpoint, headers: [("Authorization", "Bearer \(token)")])
             let request = GraphQLRequest(operation: query, variables: ["first": .int(50)])
             let response = try await network.execute(request, options: RequestOptions(timeout: .seconds(30)))
@@ -30,27 +31,30 @@
                 try chunk.withUnsafeBytes { try normalizer.feed($0) }
             }
             let updated = try store.publish(normalizer.finish())
-            // README:end
+            // DocC:end
 
             // root, user, connection, pageInfo, 50 edges and 50 todos of the 60
             XCTAssertEqual(updated.count, 104)
             XCTAssertEqual(server.requests.last?.header("Authorization"), "Bearer t0k3n")
         }
 
-        func testReadmeShowsThisExample() throws {
+        func testEnvironmentArticleShowsThisExample() throws {
             let here = URL(fileURLWithPath: #filePath)
-            let readme = try String(
+            let article = try String(
                 contentsOf: here.deletingLastPathComponent().deletingLastPathComponent()
-                    .deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
+                    .deletingLastPathComponent().appendingPathComponent(
+                        "Sources/RelayArena/RelayArena.docc/TheEnvironment.md"), encoding: .utf8)
             let source = try String(contentsOf: here, encoding: .utf8)
-            guard let begin = source.range(of: "// README:begin\n"),
-                let end = source.range(of: "            // README:end")
-            else { return XCTFail("markers missing") }
+            let begin = try XCTUnwrap(source.range(of: "// DocC:begin\n"), "markers missing")
+            let end = try XCTUnwrap(
+                source.range(of: "            // DocC:end", range: begin.upperBound..<source.endIndex),
+                "markers missing")
             let body = source[begin.upperBound..<end.lowerBound].split(
                 separator: "\n", omittingEmptySubsequences: false
             )
             .map { $0.hasPrefix("            ") ? String($0.dropFirst(12)) : String($0) }.joined(separator: "\n")
-            XCTAssertTrue(readme.contains(body), "README.md must contain the HTTP example exactly as tested:\n\(body)")
+            XCTAssertTrue(
+                article.contains(body), "TheEnvironment.md must contain the HTTP example exactly as tested:\n\(body)")
         }
     }
 #endif

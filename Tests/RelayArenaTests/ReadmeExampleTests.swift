@@ -1,5 +1,6 @@
-// The README's usage example, compiled and run; a second test checks that the README shows
-// exactly this code (between the README markers), so the two cannot drift apart.
+// The README's usage example, compiled and run; two more tests check that the README and the DocC
+// catalog's Getting started article show exactly this code (between the README markers), so
+// neither can drift from it.
 import Foundation
 import RelayArena
 import RelayArenaCompiler
@@ -75,17 +76,33 @@ final class ReadmeExampleTests: XCTestCase {
     }
 
     func testReadmeShowsThisExample() throws {
-        let here = URL(fileURLWithPath: #filePath)
-        let readme = try String(
-            contentsOf: here.deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
-        let source = try String(contentsOf: here, encoding: .utf8)
-        guard let begin = source.range(of: "// README:begin\n"), let end = source.range(of: "        // README:end")
-        else {
-            return XCTFail("markers missing")
-        }
-        let body = source[begin.upperBound..<end.lowerBound].split(separator: "\n", omittingEmptySubsequences: false)
-            .map { $0.hasPrefix("        ") ? String($0.dropFirst(8)) : String($0) }.joined(separator: "\n")
+        let readme = try String(contentsOf: repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let body = try testedExample()
         XCTAssertTrue(readme.contains(body), "README.md must contain the usage example exactly as tested:\n\(body)")
+    }
+
+    func testGettingStartedArticleShowsThisExample() throws {
+        let article = try String(
+            contentsOf: repository.appendingPathComponent("Sources/RelayArena/RelayArena.docc/GettingStarted.md"),
+            encoding: .utf8)
+        let body = try testedExample()
+        XCTAssertTrue(
+            article.contains(body), "GettingStarted.md must contain the usage example exactly as tested:\n\(body)")
+    }
+
+    /// The repository's root: this file is Tests/RelayArenaTests/ReadmeExampleTests.swift.
+    private var repository: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+    }
+
+    /// The code between this file's README markers, as the documents show it (unindented).
+    private func testedExample() throws -> String {
+        let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
+        let begin = try XCTUnwrap(source.range(of: "// README:begin\n"), "markers missing")
+        let end = try XCTUnwrap(
+            source.range(of: "        // README:end", range: begin.upperBound..<source.endIndex), "markers missing")
+        return source[begin.upperBound..<end.lowerBound].split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.hasPrefix("        ") ? String($0.dropFirst(8)) : String($0) }.joined(separator: "\n")
     }
 }

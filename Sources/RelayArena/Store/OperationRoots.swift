@@ -82,7 +82,8 @@ public final class OperationRoots {
             roots[id] = root
         } else {
             roots[id] = Root(
-                operation: operation, variables: operation.effectiveVariables(variables), refCount: 1, epoch: nil, fetchTime: nil)
+                operation: operation, variables: operation.effectiveVariables(variables), refCount: 1, epoch: nil,
+                fetchTime: nil)
             order.append(id)
             generation += 1
         }
@@ -155,7 +156,8 @@ public final class OperationRoots {
             roots[id] = root
         } else if source.operation.kind == .query, releaseBufferSize > 0, releaseBuffer.count < releaseBufferSize {
             roots[id] = Root(
-                operation: source.operation, variables: source.operation.effectiveVariables(source.variables), refCount: 0, epoch: currentWriteEpoch,
+                operation: source.operation, variables: source.operation.effectiveVariables(source.variables),
+                refCount: 0, epoch: currentWriteEpoch,
                 fetchTime: now())
             order.append(id)
             releaseBuffer.append(id)

@@ -30,7 +30,7 @@ func store<O: GraphQLOperation>(_ operation: O, _ response: String) throws -> Re
 }
 
 enum ViewSources {
-    /// `Tests/RelayArenaViewsTests`, found from this file so tests run from any directory.
+    /// `Tests/RelayArenaEnvironmentTests`, found from this file so tests run from any directory.
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 
     static func swiftFiles(_ relative: String) throws -> [URL] {
