@@ -4,8 +4,8 @@
 #define RA_HEAP_H
 
 #include "ra_source.h"
+#include "ra_value.h"
 #include "ra_buf.h"
-#include "ra_records.h"
 
 #pragma clang assume_nonnull begin
 

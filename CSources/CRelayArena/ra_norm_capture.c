@@ -2,6 +2,7 @@
 // buffered until their record's type is known, the response's `errors` member), and the check
 // for duplicate keys among a map's unmatched keys.
 #include "ra_normalize.h"
+#include "ra_norm_error.h"
 #include "ra_records.h"
 #include "ra_buf.h"
 #include "ra_json.h"

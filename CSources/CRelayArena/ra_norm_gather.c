@@ -3,6 +3,7 @@
 // token, the chunks that follow are gathered here and handed over only once they may end it, so
 // that each byte is lexed a bounded number of times whatever the chunking.
 #include "ra_normalize.h"
+#include "ra_norm_error.h"
 #include "ra_buf.h"
 #include "ra_alloc.h"
 

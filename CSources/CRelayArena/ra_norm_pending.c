@@ -2,6 +2,7 @@
 // items, a connection's edges in runs), settled when it is: their client IDs, their commits, and
 // the staged lists that link them, translated into the delta's terms.
 #include "ra_normalize.h"
+#include "ra_norm_error.h"
 #include "ra_symbols.h"
 #include "ra_records.h"
 #include "ra_heap.h"

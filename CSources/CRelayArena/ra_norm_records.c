@@ -2,6 +2,7 @@
 // commit into the delta when its object closes (quick records straight from their values, others
 // from the staging stack), or its parking until its parent's ID is known (ra_norm_pending.c).
 #include "ra_normalize.h"
+#include "ra_norm_error.h"
 #include "ra_symbols.h"
 #include "ra_records.h"
 #include "ra_heap.h"

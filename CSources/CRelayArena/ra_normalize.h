@@ -1,9 +1,11 @@
 // The streaming normalizer's private header, shared by its entry points (ra_normalizer.c) and
-// its stage files (ra_norm_parse.c, ra_norm_capture.c, ra_norm_records.c, ra_norm_pending.c):
+// its stage files (ra_norm_parse.c, ra_norm_capture.c, ra_norm_records.c, ra_norm_pending.c,
+// ra_norm_gather.c, ra_response_errors.c; the error stage below them, ra_norm_error.c):
 // its state (the frame stack, the staging stacks, the pending records whose data ID awaits a
 // parent), the functions one file calls in another, and the helpers every hot path inlines.
 #ifndef RA_NORMALIZE_H
 #define RA_NORMALIZE_H
+#include "ra_norm_error.h"
 #include "ra_plan.h"
 #include "ra_source.h"
 #include "ra_buf.h"
@@ -165,9 +167,8 @@ struct ra_normalizer {
 
 // MARK: - Called across the stage files
 
+// (ra_norm_error.c: ra_norm_fail, ra_norm_oom, ra_norm_parse_failed, in ra_norm_error.h)
 // (ra_norm_parse.c)
-__attribute__((format(printf, 3, 4), cold, noinline)) int ra_norm_fail(ra_normalizer *n, ra_status code, const char *fmt, ...);
-__attribute__((cold, noinline)) int ra_norm_oom(ra_normalizer *n);
 int ra_norm_replay(ra_normalizer *n, uint32_t depth, uint32_t cand, uint64_t text_value);
 enum { RA_GATHER_NONE = 0, RA_GATHER_STRING, RA_GATHER_NUMBER, RA_GATHER_BLANK };
 /// Feeds yajl a chunk, or gathers it while yajl holds a long token (ra_norm_gather.c).
@@ -179,7 +180,6 @@ ra_status ra_norm_flush_gathered(ra_normalizer *n);
 /// so that a long text is held twice (yajl's copy and the store's), not three times.
 #define RA_LONG_VALUE ((size_t)1 << 20)
 void ra_norm_long_value(ra_normalizer *n, const void *_Nullable text);
-ra_status ra_norm_parse_failed(ra_normalizer *n, yajl_status st, const uint8_t *_Nullable bytes, size_t len);
 extern const yajl_callbacks ra_norm_callbacks __attribute__((visibility("hidden")));
 // (ra_norm_capture.c)
 int ra_norm_remember_key(ra_normalizer *n, frame *f, const unsigned char *key, size_t len);

@@ -2,6 +2,7 @@
 // tables), the size hint, feed, finish (the delta settled and handed over, the response's
 // `errors` attached) and destroy. The work happens in the stage files' callbacks.
 #include "ra_normalize.h"
+#include "ra_norm_error.h"
 #include "ra_symbols.h"
 #include "ra_records.h"
 #include "ra_source.h"

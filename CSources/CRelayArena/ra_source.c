@@ -35,7 +35,7 @@ ra_source *ra_source_create(void) {
 
 void ra_source_destroy(ra_source *s) {
     if (!s) return;
-    if (s->mapped) ra_snapshot_release(s);  // (a snapshot's arrays in its mapping are not blocks to free)
+    if (s->mapped) ra_source_release_mapping(s);  // (a snapshot's arrays in its mapping are not blocks to free)
     // What each array holds now: past it, a hinted reservation was never written, or holds what
     // is garbage anyway (a symbol's text found already interned, an earlier publish's longer
     // updated list).

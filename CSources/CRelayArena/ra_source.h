@@ -1,7 +1,8 @@
 // A record source's layout: the struct every concept works on and the entries it is made of
 // (symbol entries, record headers, derivation tables, shapes), with their limits. Its lifetime
-// and source-wide public accessors are in ra_source.c; the operations on each part in
-// ra_symbols.h, ra_records.h and ra_heap.h. The arena format is described in ARENA.md.
+// and source-wide public accessors are in ra_source.c, a snapshot's mapping in
+// ra_source_mapping.c; the operations on each part in ra_symbols.h, ra_records.h and ra_heap.h
+// (value words and slots: ra_value.h). The arena format is described in ARENA.md.
 #ifndef RA_SOURCE_H
 #define RA_SOURCE_H
 
@@ -140,10 +141,11 @@ struct ra_source {
     uint32_t *updated;       // symbols updated by the last publish
     uint32_t nupdated, capupdated;
     struct ra_text_cache *texts;  // derived symbols' texts, written out on request (ra_text_cache.c)
-    // A source opened from a snapshot reads its arrays in place (ra_snapshot.c): `mapped` is the
-    // file's mapping (or, `mapped_copy`, a copy of its bytes), which sym_bytes, syms, index, dtabs,
-    // dslots, vals, shapes.at/words, types and heap point into (read-only) until the first write
-    // copies them out (ra_source_make_writable). NULL: every array is the source's own.
+    // A source opened from a snapshot reads its arrays in place (ra_snapshot_open.c): `mapped` is
+    // the file's mapping (or, `mapped_copy`, a copy of its bytes), which sym_bytes, syms, index,
+    // dtabs, dslots, vals, shapes.at/words, types and heap point into (read-only) until the first
+    // write copies them out (ra_source_make_writable). The source owns it (ra_source_mapping.c).
+    // NULL: every array is the source's own.
     void *_Nullable mapped;
     size_t mapped_len;
     bool mapped_copy;
@@ -151,12 +153,15 @@ struct ra_source {
 };
 
 /// Makes a source opened from a snapshot writable: copies the arrays that point into its mapping
-/// into blocks of its own and drops the mapping (ra_snapshot.c). A no-op for any other source.
-/// Every public function that writes into a source calls it first (publish, ensure_record): a new
-/// one must too. False on OOM (the source unchanged).
+/// into blocks of its own and drops the mapping (ra_source_mapping.c). A no-op for any other
+/// source. Every public function that writes into a source calls it first (publish,
+/// ensure_record): a new one must too. False on OOM (the source unchanged).
 bool ra_source_make_writable(ra_source *s);
 /// Drops a snapshot's mapping and forgets the arrays in it (ra_source_destroy's first step).
-void ra_snapshot_release(ra_source *s);
+void ra_source_release_mapping(ra_source *s);
+/// Forgets the arrays that point into the mapping (NULL, counts 0), leaving the mapping itself
+/// alone: for a source given up before it owns the bytes (ra_snapshot_open.c's failure path).
+void ra_source_forget_mapped_arrays(ra_source *s);
 
 /// Room for that many more symbols (`indexed` of them texts, the rest derived; a data ID's record
 /// is in its entry) and their bytes, values and heap bytes, so a payload of known size grows its

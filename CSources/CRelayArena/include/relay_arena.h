@@ -180,10 +180,10 @@ ra_status ra_source_export_records_json(const ra_source *src, const uint32_t *_N
 ra_source *_Nullable ra_source_import_json(const uint8_t *_Nullable bytes, size_t len, uint32_t max_depth,
                                            ra_error *err);
 
-/// Snapshots (ra_snapshot.c; the format is in ARENA.md): writes `src` (a store, or a finished
-/// payload's delta) to `path` atomically: a temporary file in the same directory, fsync'd, renamed
-/// over `path`, the directory fsync'd. On error (RA_ERR_IO, RA_ERR_NOMEM, RA_ERR_STATE) the
-/// previous file is whole and no temporary file is left.
+/// Snapshots (ra_snapshot_write.c, ra_snapshot_open.c; the format is in ARENA.md): writes `src`
+/// (a store, or a finished payload's delta) to `path` atomically: a temporary file in the same
+/// directory, fsync'd, renamed over `path`, the directory fsync'd. On error (RA_ERR_IO,
+/// RA_ERR_NOMEM, RA_ERR_STATE) the previous file is whole and no temporary file is left.
 ra_status ra_source_write_snapshot(const ra_source *src, const char *path, ra_error *err);
 /// The snapshot file's bytes in memory; the caller frees `*out` with ra_free.
 ra_status ra_source_snapshot_bytes(const ra_source *src, uint8_t *_Nullable *_Nonnull out, size_t *out_len);

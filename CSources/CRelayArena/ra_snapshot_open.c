@@ -1,8 +1,8 @@
-// Snapshots: a store's arrays written as one versioned file (a header, the arrays, an XXH3
-// checksum over every byte before it), written atomically, and opened by mapping the file and
-// reading the arrays in place once every bound a reader relies on has been checked. The format
-// is described in ARENA.md ("Snapshots").
+// Snapshots, opening: a file mapped (or bytes copied) and checked, every bound a reader or
+// publish relies on (on two threads for a large file), then read in place as a source's arrays,
+// the mapping handed to the source (ra_source_mapping.c owns it from then on).
 #define _GNU_SOURCE 1  // MAP_POPULATE
+#include "ra_snapshot.h"
 #include "ra_source.h"
 #include "ra_symbols.h"
 #include "ra_records.h"
@@ -19,238 +19,12 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 #include <xxhash.h>
-
-#define SNAP_MAGIC "\x89RASNAP\n"  // (a first byte no JSON text starts with)
-#define SNAP_VERSION 1u
-#define SNAP_BYTE_ORDER 0x01020304u
-#define SNAP_ALIGN 64u  // every array starts at a multiple of this (the mapping is page-aligned)
-#define SNAP_NARRAYS 10
-
-typedef struct snap_header {
-    uint8_t magic[8];
-    uint32_t version;
-    uint32_t byte_order;  // SNAP_BYTE_ORDER as the writer's machine stores it
-    uint32_t header_size;
-    uint32_t flags;       // 0
-    uint64_t file_size;   // every byte, the checksum included
-    uint64_t sym_bytes_len, heap_len;
-    uint32_t nsyms, nindexed, index_cap, ndtabs;
-    uint32_t dtab_cap, ndslots, nrecs, nfields;
-    uint32_t nshapes, nwords, ntypes, id_key;
-    uint8_t reserved[32];  // zeros
-} snap_header;
-_Static_assert(sizeof(snap_header) == 128, "a snapshot header is 128 bytes");
-_Static_assert(sizeof(ra_dtable) == 24 && sizeof(ra_shape) == 12, "the arrays' elements as the format has them");
-
-// The arrays in file order: sym_bytes, syms, index, dtabs, dslots, vals, shapes, shape_words,
-// types, heap. Each starts at the next multiple of SNAP_ALIGN (zeros between); the checksum, a u64,
-// follows the last at the next multiple of 8.
-enum { A_SYMB, A_SYMS, A_INDEX, A_DTABS, A_DSLOTS, A_VALS, A_SHAPES, A_WORDS, A_TYPES, A_HEAP };
-
-// Array sizes in bytes from the header's counts, and where each starts; the file's total size.
-// (Every count is at most 2^32 and every element at most 24 bytes, the two byte lengths are
-// checked against their limits first: no sum overflows 64 bits.)
-static uint64_t snap_layout(const snap_header *h, uint64_t off[SNAP_NARRAYS], uint64_t len[SNAP_NARRAYS]) {
-    len[A_SYMB] = h->sym_bytes_len;
-    len[A_SYMS] = (uint64_t)h->nsyms * sizeof(ra_symbol);
-    len[A_INDEX] = (uint64_t)h->index_cap * 4;
-    len[A_DTABS] = (uint64_t)h->dtab_cap * sizeof(ra_dtable);
-    len[A_DSLOTS] = (uint64_t)h->ndslots * 4;
-    len[A_VALS] = (uint64_t)h->nfields * 4;
-    len[A_SHAPES] = (uint64_t)h->nshapes * sizeof(ra_shape);
-    len[A_WORDS] = (uint64_t)h->nwords * 4;
-    len[A_TYPES] = (uint64_t)h->ntypes * 4;
-    len[A_HEAP] = h->heap_len;
-    uint64_t at = sizeof(snap_header);
-    for (int i = 0; i < SNAP_NARRAYS; i++) {
-        at = (at + SNAP_ALIGN - 1) & ~(uint64_t)(SNAP_ALIGN - 1);
-        off[i] = at;
-        at += len[i];
-    }
-    return ((at + 7) & ~(uint64_t)7) + 8;
-}
 
 bool ra_snapshot_sniff(const uint8_t *bytes, size_t len) {
     return bytes && len >= 8 && memcmp(bytes, SNAP_MAGIC, 8) == 0;
 }
-
-// MARK: - Write
-
-// The pieces of a source's file: the header, then each array.
-static bool snap_pieces(const ra_source *s, snap_header *h, const void *ptr[SNAP_NARRAYS], uint64_t off[SNAP_NARRAYS],
-                        uint64_t len[SNAP_NARRAYS], ra_error *err) {
-    if (s->bloom || s->nunindexed) {
-        ra_error_set(err, RA_ERR_STATE, 0, "a payload still being normalized cannot be written as a snapshot");
-        return false;
-    }
-    *h = (snap_header){.version = SNAP_VERSION, .byte_order = SNAP_BYTE_ORDER, .header_size = sizeof(snap_header),
-                       .sym_bytes_len = s->sym_bytes.len, .heap_len = s->heap.len, .nsyms = s->nsyms,
-                       .nindexed = s->nindexed, .index_cap = s->index_cap, .ndtabs = s->ndtabs,
-                       .dtab_cap = s->dtab_cap, .ndslots = s->ndslots, .nrecs = s->nrecs, .nfields = s->nfields,
-                       .nshapes = s->shapes.n, .nwords = s->shapes.nwords, .ntypes = s->ntypes, .id_key = s->id_key};
-    memcpy(h->magic, SNAP_MAGIC, 8);
-    h->file_size = snap_layout(h, off, len);
-    const void *p[SNAP_NARRAYS] = {s->sym_bytes.data, s->syms,        s->index, s->dtabs, s->dslots,
-                                   s->vals,           s->shapes.at,   s->shapes.words, s->types, s->heap.data};
-    memcpy(ptr, p, sizeof p);
-    return true;
-}
-
-static const uint8_t zeros[SNAP_ALIGN];
-
-// Streams the file's bytes to `put` (the header, arrays, padding, then the checksum).
-typedef bool (*snap_put)(void *ctx, const void *p, size_t n);
-static bool snap_emit(const ra_source *s, snap_put put, void *ctx, ra_error *err) {
-    snap_header h;
-    const void *ptr[SNAP_NARRAYS];
-    uint64_t off[SNAP_NARRAYS], len[SNAP_NARRAYS];
-    if (!snap_pieces(s, &h, ptr, off, len, err)) return false;
-    XXH3_state_t *st = XXH3_createState();
-    if (!st) {
-        ra_error_set(err, RA_ERR_NOMEM, 0, "out of memory writing a snapshot");
-        return false;
-    }
-    XXH3_64bits_reset(st);
-    bool ok = true;
-#define EMIT(p, n)                                               \
-    do {                                                         \
-        XXH3_64bits_update(st, (p), (n));                        \
-        if (ok && !put(ctx, (p), (n))) ok = false;               \
-    } while (0)
-    EMIT(&h, sizeof h);
-    uint64_t at = sizeof h;
-    for (int i = 0; i < SNAP_NARRAYS && ok; i++) {
-        if (off[i] > at) EMIT(zeros, (size_t)(off[i] - at));
-        if (len[i]) EMIT(ptr[i], (size_t)len[i]);
-        at = off[i] + len[i];
-    }
-    uint64_t end = h.file_size - 8;
-    if (ok && end > at) EMIT(zeros, (size_t)(end - at));
-#undef EMIT
-    uint64_t sum = XXH3_64bits_digest(st);
-    XXH3_freeState(st);
-    if (ok && !put(ctx, &sum, 8)) ok = false;
-    return ok;
-}
-
-// Writes to a file descriptor, a buffer at a time, retrying short writes.
-typedef struct fd_out {
-    int fd;
-    int error;  // errno of the failed write
-} fd_out;
-static bool put_fd(void *ctx, const void *p, size_t n) {
-    fd_out *o = ctx;
-    const uint8_t *b = p;
-    while (n) {
-        ssize_t w = write(o->fd, b, n > ((size_t)1 << 30) ? (size_t)1 << 30 : n);
-        if (w < 0) {
-            if (errno == EINTR) continue;
-            o->error = errno;
-            return false;
-        }
-        b += w;
-        n -= (size_t)w;
-    }
-    return true;
-}
-
-static bool put_buf(void *ctx, const void *p, size_t n) { return ra_buf_append(ctx, p, n); }
-
-ra_status ra_source_snapshot_bytes(const ra_source *s, uint8_t **out, size_t *out_len) {
-    ra_buf b = {0};
-    ra_error err = {0};
-    if (!snap_emit(s, put_buf, &b, &err)) {
-        ra_buf_free(&b);
-        *out = NULL;
-        *out_len = 0;
-        return err.code ? err.code : RA_ERR_NOMEM;
-    }
-    *out = b.data;
-    *out_len = b.len;
-    return RA_OK;
-}
-
-ra_status ra_source_write_snapshot(const ra_source *s, const char *path, ra_error *err) {
-    // The temporary file is in the target's directory (a rename within one file system is atomic).
-    size_t plen = strlen(path);
-    const char *slash = strrchr(path, '/');
-    size_t dlen = slash ? (size_t)(slash - path) : 0;
-    char *tmp = ra_malloc(plen + 64), *dir = ra_malloc(dlen + 2);
-    if (!tmp || !dir) {
-        ra_dealloc(tmp);
-        ra_dealloc(dir);
-        ra_error_set(err, RA_ERR_NOMEM, 0, "out of memory writing a snapshot");
-        return RA_ERR_NOMEM;
-    }
-    if (slash) {
-        memcpy(dir, path, dlen ? dlen : 1);  // ("/name": the root)
-        dir[dlen ? dlen : 1] = 0;
-    } else {
-        strcpy(dir, ".");
-    }
-    int fd = -1;
-    struct timespec now;
-    clock_gettime(CLOCK_REALTIME, &now);
-    for (unsigned attempt = 0; attempt < 100 && fd < 0; attempt++) {
-        snprintf(tmp, plen + 64, "%.*s%s.%s.tmp-%ld-%lx-%u", (int)dlen, path, slash ? "/" : "",
-                 slash ? slash + 1 : path, (long)getpid(), (unsigned long)now.tv_nsec, attempt);
-        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd < 0 && errno != EEXIST) break;
-    }
-    ra_status status = RA_OK;
-    const char *step = NULL;
-    int error = 0;
-    if (fd < 0) {
-        step = "cannot create a temporary file beside it";
-        error = errno;
-    } else {
-        fd_out o = {fd, 0};
-        ra_error inner = {0};
-        bool ok = snap_emit(s, put_fd, &o, &inner);
-        if (!ok && inner.code) {
-            if (err) *err = inner;
-            status = inner.code;
-        } else if (!ok) {
-            step = "cannot write";
-            error = o.error;
-        } else if (fsync(fd) != 0) {
-            step = "cannot flush (fsync)";
-            error = errno;
-        }
-        if (close(fd) != 0 && !step && status == RA_OK) {
-            step = "cannot write (close)";
-            error = errno;
-        }
-        if (!step && status == RA_OK && rename(tmp, path) != 0) {
-            step = "cannot rename the temporary file over it";
-            error = errno;
-        }
-        if (step || status != RA_OK) {
-            unlink(tmp);
-        } else {
-            // The rename is durable once the directory is: flush it (a failure here leaves the new
-            // file in place, whole; it is reported all the same).
-            int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-            if (dfd < 0 || fsync(dfd) != 0) {
-                step = "cannot flush its directory (fsync)";
-                error = errno;
-            }
-            if (dfd >= 0) close(dfd);
-        }
-    }
-    if (step) {
-        status = RA_ERR_IO;
-        ra_error_set(err, RA_ERR_IO, 0, "cannot write the snapshot %s: %s: %s", path, step, strerror(error));
-    }
-    ra_dealloc(tmp);
-    ra_dealloc(dir);
-    return status;
-}
-
-// MARK: - Load
 
 static bool fail(ra_error *err, uint64_t offset, const char *fmt, ...) __attribute__((format(printf, 3, 4), cold, noinline));
 static bool fail(ra_error *err, uint64_t offset, const char *fmt, ...) {
@@ -628,9 +402,6 @@ static bool rebuild_maps(ra_source *s) {
     return true;
 }
 
-// Forgets the arrays a snapshot's source reads in its mapping (MARK: The first write).
-static void forget_arrays(ra_source *s);
-
 // A source over checked bytes `b` (a mapping, or a copy: `copy`), which it then owns.
 static ra_source *_Nullable snap_open(uint8_t *b, size_t n, bool copy, ra_error *err) {
     snap_header h;
@@ -744,7 +515,7 @@ static ra_source *_Nullable snap_open(uint8_t *b, size_t n, bool copy, ra_error 
     s->heap = (ra_buf){(uint8_t *)v.heap, h.heap_len, h.heap_len};
     s->id_key = h.id_key;
     if (!rebuild_maps(s)) {
-        forget_arrays(s);  // (the caller keeps the bytes: it frees them on failure)
+        ra_source_forget_mapped_arrays(s);  // (the caller keeps the bytes: it frees them on failure)
         s->mapped = NULL;
         ra_source_destroy(s);
         ra_error_set(err, RA_ERR_NOMEM, 0, "out of memory opening a snapshot");
@@ -804,69 +575,4 @@ ra_source *ra_source_open_snapshot(const char *path, ra_error *err) {
     ra_source *s = snap_open(m, n, false, err);
     if (!s) munmap(m, n);
     return s;
-}
-
-bool ra_snapshot_fix_checksum(uint8_t *bytes, size_t len) {
-    if (len < 8) return false;
-    uint64_t sum = XXH3_64bits(bytes, len - 8);
-    memcpy(bytes + len - 8, &sum, 8);
-    return true;
-}
-
-// MARK: - The first write
-
-// Which arrays of a snapshot's source point into its mapping: where each pointer is, and its bytes.
-#define SNAP_OWNED(s)                                                                                           \
-    {                                                                                                           \
-        {(void **)&(s)->sym_bytes.data, (s)->sym_bytes.len}, {(void **)&(s)->syms, (size_t)(s)->nsyms * 16},     \
-            {(void **)&(s)->index, (size_t)(s)->index_cap * 4},                                                 \
-            {(void **)&(s)->dtabs, (size_t)(s)->dtab_cap * sizeof(ra_dtable)},                                  \
-            {(void **)&(s)->dslots, (size_t)(s)->ndslots * 4}, {(void **)&(s)->vals, (size_t)(s)->nfields * 4}, \
-            {(void **)&(s)->shapes.at, (size_t)(s)->shapes.n * sizeof(ra_shape)},                               \
-            {(void **)&(s)->shapes.words, (size_t)(s)->shapes.nwords * 4},                                      \
-            {(void **)&(s)->types, (size_t)(s)->ntypes * 4}, {(void **)&(s)->heap.data, (s)->heap.len},          \
-    }
-typedef struct snap_array {
-    void **at;
-    size_t bytes;
-} snap_array;
-
-static void drop_mapping(ra_source *s) {
-    if (s->mapped_copy) ra_dealloc(s->mapped);
-    else munmap(s->mapped, s->mapped_len);
-    s->mapped = NULL;
-    s->mapped_len = 0;
-}
-
-bool ra_source_make_writable(ra_source *s) {
-    if (!s->mapped) return true;
-    snap_array a[SNAP_NARRAYS] = SNAP_OWNED(s);
-    void *copies[SNAP_NARRAYS] = {0};
-    for (int i = 0; i < SNAP_NARRAYS; i++) {
-        if (!a[i].bytes) continue;
-        // (The index is read at random: a large one gets huge pages, as ra_index_grow's does.)
-        copies[i] = i == A_INDEX ? ra_calloc_table(a[i].bytes / 4, 4) : ra_malloc(a[i].bytes);
-        if (!copies[i]) {
-            for (int j = 0; j < i; j++) ra_dealloc(copies[j]);
-            return false;
-        }
-        memcpy(copies[i], *a[i].at, a[i].bytes);
-    }
-    for (int i = 0; i < SNAP_NARRAYS; i++) *a[i].at = copies[i];
-    drop_mapping(s);
-    return true;
-}
-
-void ra_snapshot_release(ra_source *s) {
-    forget_arrays(s);
-    drop_mapping(s);
-}
-
-static void forget_arrays(ra_source *s) {
-    snap_array a[SNAP_NARRAYS] = SNAP_OWNED(s);
-    for (int i = 0; i < SNAP_NARRAYS; i++) *a[i].at = NULL;
-    s->sym_bytes.len = s->sym_bytes.cap = s->heap.len = s->heap.cap = 0;
-    s->nsyms = s->capsyms = s->ndslots = s->capdslots = s->nfields = s->capfields = 0;
-    s->shapes.n = s->shapes.cap = s->shapes.nwords = s->shapes.capwords = s->ntypes = s->captypes = 0;
-    s->index_cap = s->dtab_cap = 0;
 }
