@@ -1,4 +1,4 @@
-// libFuzzer harness for the snapshot loader (ra_snapshot.c): arbitrary bytes given to
+// libFuzzer harness for the snapshot loader (ra_snapshot_open.c): arbitrary bytes given to
 // ra_source_load_snapshot never crash nor read out of bounds, and a snapshot that loads is a store
 // that every reader and publish can use.
 //

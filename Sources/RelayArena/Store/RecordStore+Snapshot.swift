@@ -1,5 +1,5 @@
 // Snapshots: a store written to one versioned binary file and opened again by mapping it (the
-// format and its checks are the C core's, ra_snapshot.c).
+// format and its checks are the C core's, ra_snapshot_write.c and ra_snapshot_open.c).
 
 extension RecordStore {
     /// Opens a snapshot file written by `writeSnapshot(to:)`.
