@@ -3,12 +3,14 @@
 import Foundation
 import RelayArena
 
-package func readText(_ path: String) throws -> String {
+package func readBytes(_ path: String) throws -> Data {
     guard let data = FileManager.default.contents(atPath: path) else {
         throw RelayArenaError(code: .io, message: "cannot read \(path)")
     }
-    return String(decoding: data, as: UTF8.self)
+    return data
 }
+
+package func readText(_ path: String) throws -> String { String(decoding: try readBytes(path), as: UTF8.self) }
 
 /// Writes through a temporary file and a rename, so a reader never sees half a file.
 package func writeAtomically(_ bytes: some Collection<UInt8>, to path: String) throws {

@@ -114,13 +114,6 @@ func compileDocuments(schema: String, documents: [String]) throws -> Compilation
         try documents.map { GraphQLSourceFile(name: $0, text: try readText($0)) })
 }
 
-func readBytes(_ path: String) throws -> Data {
-    guard let data = FileManager.default.contents(atPath: path) else {
-        throw RelayArenaError(code: .io, message: "cannot read \(path)")
-    }
-    return data
-}
-
 /// The store in a file: a snapshot or relay toJSON JSON, told apart by content (a snapshot's magic
 /// number), not by the file's name.
 func loadStore(_ path: String) throws -> RecordStore {

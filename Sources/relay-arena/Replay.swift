@@ -6,6 +6,7 @@ import ArgumentParser
 import Foundation
 import RelayArena
 import RelayArenaCompiler
+import RelayArenaGenerateCommand
 
 struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(

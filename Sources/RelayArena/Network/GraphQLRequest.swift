@@ -21,7 +21,7 @@ public struct GraphQLRequest: Sendable, Hashable {
 
     /// Identical requests (same text, same variables) have the same identifier: the environment
     /// sends one of them while it is in flight (relay's request identifier).
-    public var identifier: String { operation.name + ":" + variablesJSON }
+    public var identifier: String { operation.requestIdentifier(effective: variables) }
 
     /// The variables as JSON, keys sorted (relay's stableCopy): equal variables, equal text.
     public var variablesJSON: String { operation.variablesJSON(variables) }

@@ -22,8 +22,11 @@ extension OperationArtifact {
     /// relay's request identifier: the operation's name and its effective variables as JSON, keys
     /// sorted (relay's stableCopy): identical requests, equal identifiers (one flight; one root).
     public func requestIdentifier(_ given: Variables) -> String {
-        name + ":" + variablesJSON(effectiveVariables(given))
+        requestIdentifier(effective: effectiveVariables(given))
     }
+
+    /// The same, for variables that are already the effective ones.
+    func requestIdentifier(effective: Variables) -> String { name + ":" + variablesJSON(effective) }
 
     /// Effective variables as JSON, keys sorted.
     func variablesJSON(_ effective: Variables) -> String {

@@ -75,14 +75,15 @@ public final class OperationRoots {
     /// Retains an operation (relay's `store.retain`): it is a root until every retain is disposed
     /// and the release buffer lets it go. Disposing the returned handle twice does nothing.
     public func retain(_ operation: OperationArtifact, variables: Variables) -> Disposable {
-        let id = operation.requestIdentifier(variables)
+        let effective = operation.effectiveVariables(variables)
+        let id = operation.requestIdentifier(effective: effective)
         if var root = roots[id] {
             if root.refCount == 0 { releaseBuffer.removeAll { $0 == id } }
             root.refCount += 1
             roots[id] = root
         } else {
             roots[id] = Root(
-                operation: operation, variables: operation.effectiveVariables(variables), refCount: 1, epoch: nil,
+                operation: operation, variables: effective, refCount: 1, epoch: nil,
                 fetchTime: nil)
             order.append(id)
             generation += 1
@@ -149,14 +150,15 @@ public final class OperationRoots {
         currentWriteEpoch += 1
         if invalidateStore { globalInvalidationEpoch = currentWriteEpoch }
         guard let source else { return }
-        let id = source.operation.requestIdentifier(source.variables)
+        let effective = source.operation.effectiveVariables(source.variables)
+        let id = source.operation.requestIdentifier(effective: effective)
         if var root = roots[id] {
             root.epoch = currentWriteEpoch
             root.fetchTime = now()
             roots[id] = root
         } else if source.operation.kind == .query, releaseBufferSize > 0, releaseBuffer.count < releaseBufferSize {
             roots[id] = Root(
-                operation: source.operation, variables: source.operation.effectiveVariables(source.variables),
+                operation: source.operation, variables: effective,
                 refCount: 0, epoch: currentWriteEpoch,
                 fetchTime: now())
             order.append(id)
