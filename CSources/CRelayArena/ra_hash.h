@@ -1,5 +1,5 @@
 // Hashing of short texts (IDs, storage keys, shapes' words): word loads that stay inside a run and
-// a multiply-xorshift hash whose state can be continued. Header-only: every caller inlines it.
+// a keyed hash whose state can be continued. Header-only: every caller inlines it.
 #ifndef RA_HASH_H
 #define RA_HASH_H
 
@@ -40,35 +40,42 @@ static inline uint64_t ra_tail_word(const void *p, size_t n, size_t k) {
     return ra_key_prefix((const uint8_t *)p + n - k, k);
 }
 
-// A small multiply-xorshift hash over 8-byte words (keys are short: IDs, storage keys). The
-// length goes in last, so the state after a text's first full words can be kept and continued:
-// client IDs that share everything but their index hash only their last bytes.
-#define RA_HASH_SEED 0x9E3779B97F4A7C15ull
-static inline uint64_t ra_hash_words(uint64_t h, const void *p, size_t words) {
+// A keyed hash over 8-byte words, each folded into the state by a 64x64->128-bit multiply whose
+// halves are xored (wyhash's "mum"). The key is random: a source's own (ra_source.hkey), drawn
+// from the process's key when the source is made (ra_hash_key_new, ra_symbols.c), kept in its
+// snapshots. Without it an input cannot choose its collisions: the old fixed hash could be run
+// backwards, 200k IDs of one hash found in seconds, and every lookup then walked past all of them.
+// If a key leaks anyway, the index's probe bound (ra_symbols.c) rekeys the source. The length
+// goes in last, so the state after a text's first full words can be kept and continued: client
+// IDs that share everything but their index hash only their last bytes.
+typedef struct ra_hash_key {
+    uint64_t k0;  // the state before the first word
+    uint64_t k1;  // the multiplier (its top bit set: k1 ^ a length is never 0)
+} ra_hash_key;
+
+static inline uint64_t ra_mum(uint64_t a, uint64_t b) {
+    __uint128_t r = (__uint128_t)a * b;
+    return (uint64_t)r ^ (uint64_t)(r >> 64);
+}
+static inline uint64_t ra_hash_words(ra_hash_key k, uint64_t h, const void *p, size_t words) {
     const uint8_t *s = p;
     for (size_t i = 0; i < words; i++, s += 8) {
         uint64_t w;
         memcpy(&w, s, 8);
-        h = (h ^ w) * 0xC4CEB9FE1A85EC53ull;
-        h ^= h >> 29;
+        h = ra_mum(h ^ w, k.k1);
     }
     return h;
 }
 /// Continues state `h` over `n` more bytes (starting on a word boundary of the whole text) and
 /// finishes the hash of a text of `total` bytes.
-static inline uint32_t ra_hash_continue(uint64_t h, const void *p, size_t n, size_t total) {
-    h = ra_hash_words(h, p, n / 8);
-    uint64_t w = ra_tail_word(p, n, n % 8);
-    h = (h ^ w) * 0xC4CEB9FE1A85EC53ull;
-    h ^= (uint64_t)total * 0xFF51AFD7ED558CCDull;
-    h ^= h >> 32;
-    h *= 0xFF51AFD7ED558CCDull;
-    h ^= h >> 33;
-    return (uint32_t)h;
+static inline uint32_t ra_hash_continue(ra_hash_key k, uint64_t h, const void *p, size_t n, size_t total) {
+    h = ra_hash_words(k, h, p, n / 8);
+    h = ra_mum(h ^ ra_tail_word(p, n, n % 8), k.k1 ^ (uint64_t)total);
+    return (uint32_t)(h ^ (h >> 32));
 }
-/// The hash of `n` bytes. Inline: interning, lookups and shapes hash on every call, and each
-/// caller's text is mostly a few words.
-static inline uint32_t ra_hash(const void *p, size_t n) { return ra_hash_continue(RA_HASH_SEED, p, n, n); }
+/// The hash of `n` bytes under key `k`. Inline: interning, lookups and shapes hash on every call,
+/// and each caller's text is mostly a few words.
+static inline uint32_t ra_hash(ra_hash_key k, const void *p, size_t n) { return ra_hash_continue(k, k.k0, p, n, n); }
 
 #pragma clang assume_nonnull end
 

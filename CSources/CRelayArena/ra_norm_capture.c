@@ -7,6 +7,7 @@
 #include "ra_buf.h"
 #include "ra_json.h"
 #include "ra_hash.h"
+#include "ra_symbols.h"
 #include "ra_source.h"
 
 static bool key_at(const ra_normalizer *n, uint32_t off, const uint8_t **p, uint32_t *len) {
@@ -15,12 +16,18 @@ static bool key_at(const ra_normalizer *n, uint32_t off, const uint8_t **p, uint
     return true;
 }
 
+// A map's unmatched keys are checked for duplicates through a table of its own (past 8 keys),
+// kept at most a quarter full and keyed by `tkey`: a random key makes a probe of more than
+// TBL_PROBE_LIMIT slots all but impossible (a quarter to the 64th), so one means the key is
+// known; every open map's table is then hashed anew under a fresh one (rekey_tables).
+#define TBL_PROBE_LIMIT 64u
+
 static bool tbl_insert(ra_normalizer *n, frame *f, uint32_t off) {
     const uint8_t *p;
     uint32_t len;
     key_at(n, off, &p, &len);
     uint32_t mask = f->tbl_cap - 1;
-    for (uint32_t i = ra_hash(p, len) & mask;; i = (i + 1) & mask) {
+    for (uint32_t i = ra_hash(n->tkey, p, len) & mask;; i = (i + 1) & mask) {
         if (!n->tbl[f->tbl_base + i]) {
             n->tbl[f->tbl_base + i] = off + 1;
             return true;
@@ -28,8 +35,29 @@ static bool tbl_insert(ra_normalizer *n, frame *f, uint32_t off) {
     }
 }
 
+// Fills frame `f`'s table (its size set) from its keys.
+static void tbl_fill(ra_normalizer *n, frame *f) {
+    memset(n->tbl + f->tbl_base, 0, f->tbl_cap * sizeof(uint32_t));
+    uint64_t off = f->key_base;
+    for (uint32_t i = 0; i < f->nkeys; i++) {
+        tbl_insert(n, f, (uint32_t)off);
+        uint32_t kl = ra_load_u32(n->keys.data + off);
+        off += 4 + kl + ((4 - (kl % 4)) % 4);
+    }
+}
+
+static void rekey_tables(ra_normalizer *n) {
+    ra_hash_key key;
+    do key = ra_hash_key_random();
+    while (ra_hash_key_equal(key, n->tkey));
+    n->tkey = key;
+    for (uint32_t d = 0; d < n->depth; d++)
+        if (n->frames[d].tbl_cap) tbl_fill(n, &n->frames[d]);
+}
+
 // Returns 1 when the key was new, 0 for a duplicate, -1 on OOM.
 int ra_norm_remember_key(ra_normalizer *n, frame *f, const unsigned char *key, size_t len) {
+    uint32_t passed = 0;
     if (f->nkeys < 8) {
         uint64_t off = f->key_base;
         for (uint32_t i = 0; i < f->nkeys; i++) {
@@ -46,15 +74,10 @@ int ra_norm_remember_key(ra_normalizer *n, frame *f, const unsigned char *key, s
             memset(n->tbl + f->tbl_base, 0, cap * sizeof(uint32_t));
             f->tbl_cap = cap;
             n->ntbl = f->tbl_base + cap;
-            uint64_t off = f->key_base;
-            for (uint32_t i = 0; i < f->nkeys; i++) {
-                tbl_insert(n, f, (uint32_t)off);
-                uint32_t kl = ra_load_u32(n->keys.data + off);
-                off += 4 + kl + ((4 - (kl % 4)) % 4);
-            }
+            tbl_fill(n, f);
         }
         uint32_t mask = f->tbl_cap - 1;
-        for (uint32_t i = ra_hash(key, len) & mask;; i = (i + 1) & mask) {
+        for (uint32_t i = ra_hash(n->tkey, key, len) & mask;; i = (i + 1) & mask, passed++) {
             uint32_t e = n->tbl[f->tbl_base + i];
             if (!e) break;
             const uint8_t *p;
@@ -72,6 +95,7 @@ int ra_norm_remember_key(ra_normalizer *n, frame *f, const unsigned char *key, s
         return -1;
     f->nkeys++;
     if (f->tbl_cap) tbl_insert(n, f, off);
+    if (__builtin_expect(passed > TBL_PROBE_LIMIT, 0)) rekey_tables(n);
     return 1;
 }
 

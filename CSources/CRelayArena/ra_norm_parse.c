@@ -140,7 +140,7 @@ static inline __attribute__((always_inline)) int stage_id(ra_normalizer *n, fram
     f->id_state = ID_STRING;
     f->id_off = off;
     f->id_len = (uint32_t)len;
-    f->id_hash = ra_hash_continue(RA_HASH_SEED, text, len, len);
+    f->id_hash = ra_text_hash(n->delta, text, len);
     f->id_deferred = true;
     ra_prefetch_text(n->delta, f->id_hash);
     return 1;

@@ -124,6 +124,7 @@ struct ra_normalizer {
     ra_buf keys;           // unmatched keys of open maps: {u32 len, bytes} slots
     uint32_t *tbl;         // per-map hash tables over `keys`, stacked
     uint32_t ntbl, cap_tbl;
+    ra_hash_key tkey;      // their hashes' key (ra_norm_capture.c; fresh when a probe runs long)
     pend_rec *pend;
     uint32_t npend, cap_pend;
     staged_field *pfields;

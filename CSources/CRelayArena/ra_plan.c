@@ -3,7 +3,6 @@
 #include "ra_plan.h"
 #include "ra_alloc.h"
 #include "ra_json.h"
-#include "ra_hash.h"
 #include "ra_source.h"
 #include "ra_buf.h"
 #include <stdlib.h>

@@ -108,7 +108,7 @@ static inline bool same_symbol(const ra_source *st, uint32_t ss, const ra_source
     bool derived = ra_sym_derived(d, ds);
     if (ra_sym_derived(st, ss) != derived) return false;
     if (!derived) {
-        if (st->syms[ss].hash != d->syms[ds].hash) return false;
+        if (ra_hash_key_equal(st->hkey, d->hkey) && st->syms[ss].hash != d->syms[ds].hash) return false;
         uint32_t la, lb;
         const char *ta = ra_sym_text(st, ss, &la), *tb = ra_sym_text(d, ds, &lb);
         return la == lb && ra_bytes_equal(ta, tb, lb);
@@ -185,7 +185,7 @@ static void shapes_free(shape_translation *sh) {
 static uint32_t store_shape_of(const ra_source *st, shape_translation *sh, const uint32_t *words, uint32_t count,
                                bool add) {
     if (!count) return 0;
-    uint32_t hash = ra_shape_hash(words, count);
+    uint32_t hash = ra_shape_hash(st->hkey, words, count);
     uint32_t k = ra_shape_find(st, words, count, hash);
     if (k != RA_NONE) return k;
     k = ra_shape_table_find(&sh->missing, words, count, hash);
@@ -394,9 +394,12 @@ __attribute__((noinline)) static bool translate_symbols(publish *p) {
             tr[sym] = ++last;
             continue;
         }
-        // (Derived symbols are not in the index: their prefix's table is read in order.)
-        if (sym + 16 < d->nsyms && !ra_sym_derived(d, sym + 16)) ra_prefetch_slot(st, d->syms[sym + 16].hash);
-        if (sym + 8 < d->nsyms && !ra_sym_derived(d, sym + 8)) ra_prefetch_entry(st, d->syms[sym + 8].hash);
+        // (Derived symbols are not in the index: their prefix's table is read in order. The
+        // delta's hashes are the store's when they share a key, as a process's sources do; a
+        // store opened from another process's snapshot, or rekeyed, hashes each text itself.)
+        bool same_key = ra_hash_key_equal(st->hkey, d->hkey);
+        if (same_key && sym + 16 < d->nsyms && !ra_sym_derived(d, sym + 16)) ra_prefetch_slot(st, d->syms[sym + 16].hash);
+        if (same_key && sym + 8 < d->nsyms && !ra_sym_derived(d, sym + 8)) ra_prefetch_entry(st, d->syms[sym + 8].hash);
         if (ra_sym_derived(d, sym)) {
             uint32_t prefix, index;
             ra_sym_derivation(d, sym, &prefix, &index);  // the prefix came first: tr[prefix] is set
@@ -404,7 +407,7 @@ __attribute__((noinline)) static bool translate_symbols(publish *p) {
         } else {
             uint32_t len;
             const char *text = ra_sym_text(d, sym, &len);
-            tr[sym] = ra_intern_hashed(st, text, len, d->syms[sym].hash);
+            tr[sym] = ra_intern_hashed(st, text, len, same_key ? d->syms[sym].hash : ra_text_hash(st, text, len));
         }
         if (!tr[sym]) return false;
         last = tr[sym];
@@ -542,7 +545,7 @@ static pub_result reserve_room(publish *p) {
     for (uint32_t k = 0; k < p->tt.nmissing; k++) (void)ra_type_index_slow(st, p->tr[p->d->types[p->tt.missing[k]]]);
     for (uint32_t k = 0; k < p->sh.missing.n; k++) {
         const ra_shape *m = &p->sh.missing.at[k];
-        (void)ra_shape_add_reserved(st, p->sh.missing.words + m->first, m->count, m->hash);
+        (void)ra_shape_add_reserved(st, p->sh.missing.words + m->first, m->count);
     }
     return PUB_OK;
 }

@@ -114,6 +114,7 @@ bool ra_shape_table_reserve(ra_shape_table *t, uint32_t extra, uint64_t words) {
         while (map[j]) j = (j + 1) & (cap - 1);
         map[j] = k + 1;
     }
+    t->probes = 0;
     ra_dealloc(t->map);
     t->map = map;
     t->map_cap = cap;
@@ -126,7 +127,10 @@ uint32_t ra_shape_table_add(ra_shape_table *t, const uint32_t *words, uint32_t c
     memcpy(t->words + t->nwords, words, (size_t)count * 4);
     t->nwords += count;
     uint32_t j = shape_home(hash, t->map_cap);
-    while (t->map[j]) j = (j + 1) & (t->map_cap - 1);
+    while (t->map[j]) {
+        j = (j + 1) & (t->map_cap - 1);
+        t->probes++;
+    }
     t->map[j] = k + 1;
     return k;
 }
@@ -149,17 +153,19 @@ bool ra_shapes_reserve(ra_source *s, uint32_t extra, uint64_t words) {
     return ra_shape_table_reserve(&s->shapes, extra, words);
 }
 
-uint32_t ra_shape_add_reserved(ra_source *s, const uint32_t *words, uint32_t count, uint32_t hash) {
-    return ra_shape_table_add(&s->shapes, words, count, hash);
+uint32_t ra_shape_add_reserved(ra_source *s, const uint32_t *words, uint32_t count) {
+    uint32_t k = ra_shape_table_add(&s->shapes, words, count, ra_shape_hash(s->hkey, words, count));
+    // The probe bound (ra_symbols.c), for shapes: a rekey hashes them anew with the texts.
+    if (__builtin_expect(ra_probes_exceed(s->shapes.probes, s->shapes.n), 0) && !ra_source_rekey(s)) s->shapes.probes = 0;
+    return k;
 }
 
 uint32_t ra_shape_of(ra_source *s, const uint32_t *words, uint32_t count) {
     if (!count) return 0;
-    uint32_t hash = ra_shape_hash(words, count);
-    uint32_t k = ra_shape_find(s, words, count, hash);
+    uint32_t k = ra_shape_find(s, words, count, ra_shape_hash(s->hkey, words, count));
     if (k != RA_NONE) return k;
     if (!ra_shapes_reserve(s, 1, count)) return RA_NONE;
-    return ra_shape_add_reserved(s, words, count, hash);
+    return ra_shape_add_reserved(s, words, count);
 }
 
 int64_t ra_record_get_or_create(ra_source *s, uint32_t id_sym, uint32_t type_sym, bool *created) {

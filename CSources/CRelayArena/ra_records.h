@@ -53,13 +53,14 @@ static inline uint64_t ra_rec_slot(const ra_source *s, const ra_record *r, uint3
 uint32_t ra_shape_of(ra_source *s, const uint32_t *words, uint32_t count);
 /// The shape with these words if the source has it (`hash`: ra_shape_hash), else RA_NONE.
 uint32_t ra_shape_find(const ra_source *s, const uint32_t *words, uint32_t count, uint32_t hash);
-static inline uint32_t ra_shape_hash(const uint32_t *words, uint32_t count) {
-    return ra_hash(words, (size_t)count * 4);
+static inline uint32_t ra_shape_hash(ra_hash_key key, const uint32_t *words, uint32_t count) {
+    return ra_hash(key, words, (size_t)count * 4);
 }
 /// Makes room for `extra` more shapes of `words` words in all, so that adding them cannot fail.
 bool ra_shapes_reserve(ra_source *s, uint32_t extra, uint64_t words);
-/// Adds a shape the source does not have (ra_shape_find said so), with room reserved.
-uint32_t ra_shape_add_reserved(ra_source *s, const uint32_t *words, uint32_t count, uint32_t hash);
+/// Adds a shape the source does not have (ra_shape_find said so), with room reserved. Its hash is
+/// taken anew: the adds of one publish may rekey the store between them (the probe bound).
+uint32_t ra_shape_add_reserved(ra_source *s, const uint32_t *words, uint32_t count);
 /// Room for `n` words of a shape being built in `s->scratch`. False on OOM.
 static inline bool ra_scratch_reserve(ra_source *s, uint32_t n) {
     return ra_grow((void **)&s->scratch, &s->capscratch, n ? n : 1, sizeof(uint32_t));

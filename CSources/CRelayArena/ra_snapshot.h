@@ -8,7 +8,9 @@
 #include <stdint.h>
 
 #define SNAP_MAGIC "\x89RASNAP\n"  // (a first byte no JSON text starts with)
-#define SNAP_VERSION 1u
+// Version 2 keeps the source's hash key (ra_hash.h) in the header: its hashes and index are laid
+// out under it. Version 1 files (the fixed hash of before) still open: they are rekeyed.
+#define SNAP_VERSION 2u
 #define SNAP_BYTE_ORDER 0x01020304u
 #define SNAP_ALIGN 64u  // every array starts at a multiple of this (the mapping is page-aligned)
 #define SNAP_NARRAYS 10
@@ -24,7 +26,8 @@ typedef struct snap_header {
     uint32_t nsyms, nindexed, index_cap, ndtabs;
     uint32_t dtab_cap, ndslots, nrecs, nfields;
     uint32_t nshapes, nwords, ntypes, id_key;
-    uint8_t reserved[32];  // zeros
+    uint64_t hash_k0, hash_k1;  // version 2: the key of every hash in the file (version 1: zeros)
+    uint8_t reserved[16];  // zeros
 } snap_header;
 _Static_assert(sizeof(snap_header) == 128, "a snapshot header is 128 bytes");
 _Static_assert(sizeof(ra_dtable) == 24 && sizeof(ra_shape) == 12, "the arrays' elements as the format has them");

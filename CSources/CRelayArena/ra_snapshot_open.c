@@ -1,7 +1,7 @@
-// Snapshots, opening: a file mapped (or bytes copied) and checked, every bound a reader or
-// publish relies on (on two threads for a large file), then read in place as a source's arrays,
-// the mapping handed to the source (ra_source_mapping.c owns it from then on).
-#define _GNU_SOURCE 1  // MAP_POPULATE
+// Snapshots, opening: a file read (or bytes copied) into a block of its own and checked, every
+// bound a reader or publish relies on (on two threads for a large file), then read in place as a
+// source's arrays, the block handed to the source (ra_source_mapping.c owns it from then on); a
+// version 1 file, or one whose index no random key would lay out, is rekeyed.
 #include "ra_snapshot.h"
 #include "ra_source.h"
 #include "ra_symbols.h"
@@ -17,7 +17,6 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <xxhash.h>
@@ -63,6 +62,10 @@ static bool checked_header(const uint8_t *b, size_t n, snap_header *h, ra_error 
     if (h->flags) return fail(err, 20, "unknown snapshot flags 0x%x", h->flags);
     for (size_t i = 0; i < sizeof h->reserved; i++)
         if (h->reserved[i]) return fail(err, offsetof(snap_header, reserved) + i, "reserved header byte is not zero");
+    if (h->version == 1 && (h->hash_k0 || h->hash_k1))
+        return fail(err, offsetof(snap_header, hash_k0), "reserved header byte is not zero");
+    if (h->version >= 2 && !(h->hash_k1 >> 63))
+        return fail(err, offsetof(snap_header, hash_k1), "bad hash key: its multiplier's top bit is clear");
     if (h->file_size > n)
         return fail(err, n, "truncated snapshot: the file is %zu bytes, its header says %llu", n,
                     (unsigned long long)h->file_size);
@@ -396,14 +399,38 @@ static bool rebuild_maps(ra_source *s) {
     for (uint32_t k = 1; k < t->n; k++) {
         if (!t->at[k].count) continue;
         uint32_t j = (uint32_t)(((uint64_t)t->at[k].hash * cap) >> 32);  // (ra_records.c's shape_home)
-        while (t->map[j]) j = (j + 1) & (cap - 1);
+        while (t->map[j]) {
+            j = (j + 1) & (cap - 1);
+            t->probes++;
+        }
         t->map[j] = k + 1;
     }
     return true;
 }
 
-// A source over checked bytes `b` (a mapping, or a copy: `copy`), which it then owns.
-static ra_source *_Nullable snap_open(uint8_t *b, size_t n, bool copy, ra_error *err) {
+// The longest run of full slots in an index (a probe passes at most that many; runs wrap round).
+static uint32_t longest_run(const uint32_t *index, uint32_t cap) {
+    uint32_t first = 0, run = 0, most = 0;
+    while (first < cap && index[first]) first++;
+    for (uint32_t i = first; i < cap; i++) {
+        run = index[i] ? run + 1 : 0;
+        most = run > most ? run : most;
+    }
+    run += first;  // (the run that ends the index goes on at its start)
+    return run > most ? run : most;
+}
+
+// Whether an opened source must be hashed anew: a version 1 file's hashes are the fixed hash of
+// before, and a file may bring a key chosen with its records (its index then has runs, or its
+// shapes probes, that no random key makes: the probe bound, ra_symbols.h).
+static bool needs_rekey(const ra_source *s, const snap_header *h) {
+    if (h->version == 1) return true;
+    return longest_run(s->index, s->index_cap) > RA_PROBE_LIMIT || ra_probes_exceed(s->shapes.probes, s->shapes.n);
+}
+
+// A source over checked bytes `b` (a block of ra_malloc's), which it then owns; `*rekey` says
+// whether it must be hashed anew (opened, below, does it).
+static ra_source *_Nullable snap_open(uint8_t *b, size_t n, ra_error *err, bool *rekey) {
     snap_header h;
     if (!checked_header(b, n, &h, err)) return NULL;
     snap_view v = {.h = &h};
@@ -491,7 +518,6 @@ static ra_source *_Nullable snap_open(uint8_t *b, size_t n, bool copy, ra_error 
     ra_dealloc(s->shapes.at);
     s->mapped = b;
     s->mapped_len = n;
-    s->mapped_copy = copy;
     s->sym_bytes = (ra_buf){(uint8_t *)v.symb, h.sym_bytes_len, h.sym_bytes_len};
     s->syms = (ra_symbol *)v.syms;
     s->nsyms = s->capsyms = h.nsyms;
@@ -514,6 +540,7 @@ static ra_source *_Nullable snap_open(uint8_t *b, size_t n, bool copy, ra_error 
     s->ntypes = s->captypes = h.ntypes;
     s->heap = (ra_buf){(uint8_t *)v.heap, h.heap_len, h.heap_len};
     s->id_key = h.id_key;
+    s->hkey = (ra_hash_key){.k0 = h.hash_k0, .k1 = h.hash_k1};
     if (!rebuild_maps(s)) {
         ra_source_forget_mapped_arrays(s);  // (the caller keeps the bytes: it frees them on failure)
         s->mapped = NULL;
@@ -521,10 +548,28 @@ static ra_source *_Nullable snap_open(uint8_t *b, size_t n, bool copy, ra_error 
         ra_error_set(err, RA_ERR_NOMEM, 0, "out of memory opening a snapshot");
         return NULL;
     }
+    *rekey = needs_rekey(s, &h);
     return s;
 oom:
     ra_error_set(err, RA_ERR_NOMEM, 0, "out of memory opening a snapshot");
     return NULL;
+}
+
+// snap_open of bytes the caller gives up to it (freed here when the open fails), and the rekey it
+// asks for.
+static ra_source *_Nullable opened(uint8_t *b, size_t n, ra_error *err) {
+    bool rekey = false;
+    ra_source *s = snap_open(b, n, err, &rekey);
+    if (!s) {
+        ra_dealloc(b);
+        return NULL;
+    }
+    if (rekey && !ra_source_rekey(s)) {
+        ra_source_destroy(s);  // (the bytes with it)
+        ra_error_set(err, RA_ERR_NOMEM, 0, "out of memory opening a snapshot");
+        return NULL;
+    }
+    return s;
 }
 
 ra_source *ra_source_load_snapshot(const uint8_t *bytes, size_t len, ra_error *err) {
@@ -534,11 +579,14 @@ ra_source *ra_source_load_snapshot(const uint8_t *bytes, size_t len, ra_error *e
         return NULL;
     }
     if (len) memcpy(copy, bytes, len);
-    ra_source *s = snap_open(copy, len, true, err);
-    if (!s) ra_dealloc(copy);
-    return s;
+    return opened(copy, len, err);
 }
 
+// A snapshot file is read into memory the source owns, not mapped: a mapping is the file itself,
+// and another process that truncates it, or rewrites it in place, while a store reads it would
+// kill the reader (SIGBUS past the new end, other bytes than were checked). Read once, the bytes
+// are checked once and stay what was checked whatever happens to the file. (The checksum reads
+// every page anyway; the read costs a copy from the page cache.)
 ra_source *ra_source_open_snapshot(const char *path, ra_error *err) {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     struct stat st;
@@ -552,27 +600,34 @@ ra_source *ra_source_open_snapshot(const char *path, ra_error *err) {
         ra_error_set(err, RA_ERR_IO, 0, "cannot open the snapshot %s: not a regular file", path);
         return NULL;
     }
-    size_t n = (size_t)st.st_size;
-    if (n < sizeof(snap_header)) {  // (too short to map usefully: read it, for the header's error)
-        uint8_t small[sizeof(snap_header)];
-        ssize_t r = pread(fd, small, n, 0);
+    if ((uint64_t)st.st_size > (uint64_t)SIZE_MAX - 1) {
         close(fd);
-        if (r < 0) {
-            ra_error_set(err, RA_ERR_IO, 0, "cannot read the snapshot %s: %s", path, strerror(errno));
-            return NULL;
-        }
-        return ra_source_load_snapshot(small, (size_t)r, err);
-    }
-    // Populated up front: the checksum reads every page anyway, and faulting them in one call is
-    // cheaper than one fault a page.
-    void *m = mmap(NULL, n, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
-    int error = errno;
-    close(fd);
-    if (m == MAP_FAILED) {
-        ra_error_set(err, RA_ERR_IO, 0, "cannot map the snapshot %s: %s", path, strerror(error));
+        ra_error_set(err, RA_ERR_IO, 0, "cannot open the snapshot %s: too large", path);
         return NULL;
     }
-    ra_source *s = snap_open(m, n, false, err);
-    if (!s) munmap(m, n);
-    return s;
+    size_t n = (size_t)st.st_size;
+    uint8_t *b = ra_malloc(n ? n : 1);
+    if (!b) {
+        close(fd);
+        ra_error_set(err, RA_ERR_NOMEM, 0, "out of memory opening a snapshot");
+        return NULL;
+    }
+    // Its size as fstat saw it: a file that shrinks meanwhile ends early (a truncated snapshot),
+    // one that grows is read to that size (its header's size then disagrees, or its checksum).
+    size_t got = 0;
+    while (got < n) {
+        ssize_t r = pread(fd, b + got, n - got > ((size_t)1 << 30) ? (size_t)1 << 30 : n - got, (off_t)got);
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0) {
+            int error = errno;
+            close(fd);
+            ra_dealloc(b);
+            ra_error_set(err, RA_ERR_IO, got, "cannot read the snapshot %s: %s", path, strerror(error));
+            return NULL;
+        }
+        if (r == 0) break;
+        got += (size_t)r;
+    }
+    close(fd);
+    return opened(b, got, err);
 }

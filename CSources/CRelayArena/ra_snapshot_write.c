@@ -25,7 +25,8 @@ static bool snap_pieces(const ra_source *s, snap_header *h, const void *ptr[SNAP
                        .sym_bytes_len = s->sym_bytes.len, .heap_len = s->heap.len, .nsyms = s->nsyms,
                        .nindexed = s->nindexed, .index_cap = s->index_cap, .ndtabs = s->ndtabs,
                        .dtab_cap = s->dtab_cap, .ndslots = s->ndslots, .nrecs = s->nrecs, .nfields = s->nfields,
-                       .nshapes = s->shapes.n, .nwords = s->shapes.nwords, .ntypes = s->ntypes, .id_key = s->id_key};
+                       .nshapes = s->shapes.n, .nwords = s->shapes.nwords, .ntypes = s->ntypes, .id_key = s->id_key,
+                       .hash_k0 = s->hkey.k0, .hash_k1 = s->hkey.k1};
     memcpy(h->magic, SNAP_MAGIC, 8);
     h->file_size = snap_layout(h, off, len);
     const void *p[SNAP_NARRAYS] = {s->sym_bytes.data, s->syms,        s->index, s->dtabs, s->dslots,

@@ -17,6 +17,7 @@ ra_source *ra_source_create(void) {
         ra_dealloc(s);
         return NULL;
     }
+    s->hkey = ra_process_hash_key();
     s->nsyms = 1;  // symbol 0 means "none"
     s->ntypes = 1;  // type 0 is the tombstone's
     s->texts = ra_text_cache_create();
@@ -111,7 +112,7 @@ uint64_t ra_source_arena_bytes(const ra_source *s) {
 }
 
 uint32_t ra_source_find_symbol(const ra_source *s, const char *text, size_t len) {
-    return ra_lookup(s, text, len, ra_hash(text, len));
+    return ra_lookup(s, text, len, ra_text_hash(s, text, len));
 }
 
 

@@ -8,6 +8,7 @@
 
 #include "relay_arena.h"
 #include "ra_buf.h"
+#include "ra_hash.h"
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -89,9 +90,15 @@ typedef struct ra_shape_table {
     uint32_t nwords, capwords;
     uint32_t *map;
     uint32_t map_cap;
+    uint64_t probes;         // map slots passed by adds since the map was built (the probe bound, ra_symbols.c)
 } ra_shape_table;
 
 struct ra_source {
+    ra_hash_key hkey;        // the key of its texts' and shapes' hashes (ra_hash.h; kept in its snapshots)
+    uint32_t rekeys;         // times the probe bound gave it a fresh key (ra_symbols.c): 0 but under attack
+    uint32_t probe_base;     // nindexed when the index was last built
+    uint64_t probes;         // index slots passed by inserts since then (the probe bound)
+    uint64_t probes_total;   // and since the source was made (ra_source_probe_count)
     ra_buf sym_bytes;
     ra_symbol *syms;         // syms[0] unused
     uint32_t nsyms, capsyms;
@@ -142,13 +149,12 @@ struct ra_source {
     uint32_t nupdated, capupdated;
     struct ra_text_cache *texts;  // derived symbols' texts, written out on request (ra_text_cache.c)
     // A source opened from a snapshot reads its arrays in place (ra_snapshot_open.c): `mapped` is
-    // the file's mapping (or, `mapped_copy`, a copy of its bytes), which sym_bytes, syms, index,
+    // the file's bytes, read into a block of its own, which sym_bytes, syms, index,
     // dtabs, dslots, vals, shapes.at/words, types and heap point into (read-only) until the first
     // write copies them out (ra_source_make_writable). The source owns it (ra_source_mapping.c).
     // NULL: every array is the source's own.
     void *_Nullable mapped;
     size_t mapped_len;
-    bool mapped_copy;
     pthread_rwlock_t lock;
 };
 

@@ -1,11 +1,11 @@
-// A source's mapping: the snapshot file (or a copy of its bytes) that a source opened from one
+// A source's mapping: the snapshot file's bytes (read into one block, never mapped: see
+// ra_source_open_snapshot) that a source opened from one
 // reads its arrays in place from. The source owns it from the open on: the first write copies
 // the arrays out into blocks of their own and drops it (ra_source_make_writable), and destroying
 // the source drops it (ra_source_release_mapping). The snapshot files only hand it over.
 #include "ra_source.h"
 #include "ra_alloc.h"
 #include <string.h>
-#include <sys/mman.h>
 
 // Which arrays of a snapshot's source point into its mapping: where each pointer is, and its bytes
 // (the arrays ra_snapshot_open.c points into the file; the index is the third).
@@ -27,8 +27,7 @@ typedef struct mapped_array {
 } mapped_array;
 
 static void drop_mapping(ra_source *s) {
-    if (s->mapped_copy) ra_dealloc(s->mapped);
-    else munmap(s->mapped, s->mapped_len);
+    ra_dealloc(s->mapped);
     s->mapped = NULL;
     s->mapped_len = 0;
 }

@@ -6,6 +6,16 @@
 #include "ra_buf.h"
 #include "ra_hash.h"
 #include "ra_source.h"
+#include <fcntl.h>
+#include <stdlib.h>
+#include <stdatomic.h>
+#include <time.h>
+#include <unistd.h>
+#if defined(__linux__)
+#include <sys/random.h>
+#else
+#include <stdlib.h>  // arc4random_buf
+#endif
 
 // An index slot holds the symbol in its low 28 bits and the top 4 bits of the symbol's hash above
 // them: a probe that meets another symbol's slot skips it without touching the symbol table
@@ -210,7 +220,7 @@ uint32_t ra_lookup(const ra_source *s, const char *text, size_t len, uint32_t ha
     size_t pl;
     uint32_t index, empty;
     if (__builtin_expect(ra_starts_client(text, len), 0) && ra_derived_shape(text, len, &pl, &index)) {
-        uint32_t prefix = ra_lookup(s, text, pl, ra_hash(text, pl));
+        uint32_t prefix = ra_lookup(s, text, pl, ra_text_hash(s, text, pl));
         return prefix ? derived_find(s, dtab_find(s, prefix), prefix, index) : 0;
     }
     for (uint32_t i = 0; i < s->nunindexed; i++)  // (none once a payload has finished)
@@ -233,10 +243,120 @@ void ra_sym_write(const ra_source *s, uint32_t sym, char *out) {
     ra_index_digits(out + pl + 1, index);
 }
 
-static inline void index_put(uint32_t *idx, uint32_t cap, uint32_t sym, uint32_t hash) {
-    uint32_t i = ra_slot_home(hash, cap);
-    while (idx[i]) i = i + 1 == cap ? 0 : i + 1;
+// Puts `sym` in the first free slot from its home; the slots it passed.
+static inline uint32_t index_put(uint32_t *idx, uint32_t cap, uint32_t sym, uint32_t hash) {
+    uint32_t i = ra_slot_home(hash, cap), passed = 0;
+    while (idx[i]) {
+        i = i + 1 == cap ? 0 : i + 1;
+        passed++;
+    }
     idx[i] = sym | ra_slot_tag(hash);
+    return passed;
+}
+
+// MARK: Keys and the probe bound
+//
+// Every hash of a source's texts is keyed by its `hkey` (ra_hash.h), a random key no input can
+// learn. The bound below holds even if one leaks (or a snapshot brings one chosen with its
+// records): inserts that pass more slots than a random key makes (ra_probes_exceed) give the
+// source a fresh key, and everything is hashed anew. Rekeying costs one pass over the symbols; a
+// random key never asks for it, so an attacker who knew the old key is left with one pass and a
+// key they do not know.
+
+static void bloom_build(ra_source *s, uint64_t texts);
+
+static _Atomic uint64_t process_k0, process_k1;  // (k1 0: not drawn yet)
+static pthread_once_t process_key_once = PTHREAD_ONCE_INIT;
+
+static uint64_t splitmix64(uint64_t *x) {
+    uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+ra_hash_key ra_hash_key_random(void) {
+    uint64_t k[2] = {0, 0};
+    bool got = false;
+#if defined(__linux__)
+    got = getrandom(k, sizeof k, GRND_NONBLOCK) == (ssize_t)sizeof k;
+    if (!got) {
+        int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+        if (fd >= 0) {
+            got = read(fd, k, sizeof k) == (ssize_t)sizeof k;
+            close(fd);
+        }
+    }
+#else
+    arc4random_buf(k, sizeof k);
+    got = true;
+#endif
+    // (No system randomness: the clock, the process and an address, never the same key twice.)
+    static _Atomic uint64_t calls;
+    struct timespec ts = {0, 0};
+    (void)clock_gettime(CLOCK_MONOTONIC, &ts);
+    uint64_t x = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 30) ^ ((uint64_t)getpid() << 48) ^
+                 (uint64_t)(uintptr_t)&calls ^ atomic_fetch_add(&calls, 1) * 0xD6E8FEB86659FD93ull;
+    if (!got) {
+        k[0] ^= splitmix64(&x);
+        k[1] ^= splitmix64(&x);
+    }
+    return (ra_hash_key){.k0 = k[0], .k1 = k[1] | (1ull << 63)};
+}
+
+// RELAY_ARENA_HASH_KEY, 32 hex digits (k0 then k1), fixes the process's key, as PYTHONHASHSEED
+// does Python's: for jobs whose snapshots are compared byte for byte across processes (a
+// snapshot's bytes are laid out under its key). The probe bound still rekeys a source that is
+// flooded under it. Anything else there is ignored.
+static bool key_from_environment(ra_hash_key *k) {
+    const char *e = getenv("RELAY_ARENA_HASH_KEY");
+    if (!e || strlen(e) != 32) return false;
+    uint64_t w[2] = {0, 0};
+    for (int i = 0; i < 32; i++) {
+        char c = e[i];
+        unsigned d = c >= '0' && c <= '9' ? (unsigned)(c - '0')
+                     : c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10)
+                     : c >= 'A' && c <= 'F' ? (unsigned)(c - 'A' + 10)
+                                            : 16u;
+        if (d == 16) return false;
+        w[i / 16] = w[i / 16] << 4 | d;
+    }
+    *k = (ra_hash_key){.k0 = w[0], .k1 = w[1] | (1ull << 63)};
+    return true;
+}
+
+static void draw_process_key(void) {
+    ra_hash_key k;
+    if (!key_from_environment(&k)) k = ra_hash_key_random();
+    uint64_t none = 0;
+    atomic_store(&process_k0, k.k0);
+    (void)atomic_compare_exchange_strong(&process_k1, &none, k.k1);  // (unless ra_set_hash_key came first)
+}
+
+ra_hash_key ra_process_hash_key(void) {
+    if (!atomic_load_explicit(&process_k1, memory_order_acquire)) pthread_once(&process_key_once, draw_process_key);
+    return (ra_hash_key){.k0 = atomic_load(&process_k0), .k1 = atomic_load(&process_k1)};
+}
+
+void ra_set_hash_key(uint64_t k0, uint64_t k1) {
+    pthread_once(&process_key_once, draw_process_key);
+    atomic_store(&process_k0, k0);
+    atomic_store(&process_k1, k1 | (1ull << 63));
+}
+
+uint32_t ra_source_rekey_count(const ra_source *s) { return s->rekeys; }
+uint64_t ra_source_probe_count(const ra_source *s) { return s->probes_total; }
+
+// Counts `passed` slots of one insert against the bound; rekeys when it is past.
+static void probe_bound(ra_source *s, uint32_t passed) {
+    s->probes += passed;
+    s->probes_total += passed;
+    if (__builtin_expect(passed <= RA_PROBE_LIMIT && !ra_probes_exceed(s->probes, s->nindexed - s->probe_base), 1))
+        return;
+    if (!ra_source_rekey(s)) {  // (OOM: the count starts again, so a failing rekey is not retried each insert)
+        s->probes = 0;
+        s->probe_base = s->nindexed;
+    }
 }
 
 // MARK: The filter and the batch
@@ -263,11 +383,17 @@ static void bloom_build(ra_source *s, uint64_t texts) {
 
 // (Each slot's line was requested when its text was registered, up to 63 records ago.)
 void ra_insert_unindexed(ra_source *s) {
+    uint32_t passed = 0, most = 0;
     for (uint32_t i = 0; i < s->nunindexed; i++) {
         uint32_t sym = s->unindexed[i];
-        index_put(s->index, s->index_cap, sym, s->syms[sym].hash);
+        uint32_t p = index_put(s->index, s->index_cap, sym, s->syms[sym].hash);
+        passed += p;
+        most = p > most ? p : most;
     }
     s->nunindexed = 0;
+    s->probes += passed - most;
+    s->probes_total += passed - most;
+    probe_bound(s, most);
 }
 
 static inline void settle_index(ra_source *s) {
@@ -287,12 +413,15 @@ void ra_source_settle_index(ra_source *s) {
 // text (whatever waits to be indexed was checked against the index when it came, and everything
 // indexed since checked the waiting ones), so the batch is written only on a miss: a type name
 // or storage key found on every record does not break it up.
-static inline __attribute__((always_inline)) uint32_t find_settled(ra_source *s, uint32_t hash, size_t len,
+// Writing the batch may rekey the source (the probe bound): `*hash` is then the text's new hash.
+static inline __attribute__((always_inline)) uint32_t find_settled(ra_source *s, uint32_t *hash, size_t len,
                                                                    const char *text, uint32_t *empty) {
-    uint32_t found = find(s, hash, len, text, 0, 0, empty);
+    uint32_t found = find(s, *hash, len, text, 0, 0, empty);
     if (found || !s->nunindexed) return found;
+    uint32_t rekeys = s->rekeys;
     settle_index(s);
-    return find(s, hash, len, text, 0, 0, empty);
+    if (s->rekeys != rekeys) *hash = ra_text_hash(s, text, len);
+    return find(s, *hash, len, text, 0, 0, empty);
 }
 
 // Gives the index room for `want` symbols at a load of 2/3 (it grows again past 3/4, see
@@ -309,12 +438,17 @@ static bool ra_index_grow(ra_source *s, uint64_t want, bool at_most) {
     uint32_t *idx = ra_calloc_table((size_t)cap, sizeof *idx);
     if (!idx) return false;
     ra_derivation d = {.prefix = 0};
+    uint64_t passed = 0;
     for (uint32_t sym = 1; sym < s->nsyms; sym++)
-        if (in_index(s, sym)) index_put(idx, (uint32_t)cap, sym, ra_sym_hash(s, sym, &d));
+        if (in_index(s, sym)) passed += index_put(idx, (uint32_t)cap, sym, ra_sym_hash(s, sym, &d));
     ra_dealloc(s->index);
     s->index = idx;
     s->index_cap = (uint32_t)cap;
     s->nunindexed = 0;  // (the waiting texts are in it now)
+    // (The bound counts from here; what the rebuild passed is its first count.)
+    s->probes = passed;
+    s->probes_total += passed;
+    s->probe_base = 0;
     if (s->bloom) bloom_build(s, want);
     return true;
 }
@@ -330,7 +464,7 @@ bool ra_symbols_reserve(ra_source *s, uint32_t syms, uint32_t indexed) {
 
 uint32_t ra_intern(ra_source *s, const char *text, size_t len) {
     if (len > UINT32_MAX) return 0;
-    return ra_intern_hashed(s, text, len, ra_hash(text, len));
+    return ra_intern_hashed(s, text, len, ra_text_hash(s, text, len));
 }
 
 // A symbol entry {offset, word} (a text's offset and hash, or a derivation's prefix and index)
@@ -342,12 +476,18 @@ static inline uint32_t register_symbol(ra_source *s, uint32_t offset, uint32_t w
         if (!ra_index_grow(s, (uint64_t)s->nindexed + 1, false)) return 0;
         empty = UINT32_MAX;
     }
-    uint32_t sym = ra_new_symbol(s, offset, word);
+    uint32_t sym = ra_new_symbol(s, offset, word), passed;
     if (!sym) return 0;
-    if (empty != UINT32_MAX) s->index[empty] = sym | ra_slot_tag(hash);
-    else index_put(s->index, s->index_cap, sym, hash);
+    if (empty != UINT32_MAX) {
+        s->index[empty] = sym | ra_slot_tag(hash);
+        uint32_t home = ra_slot_home(hash, s->index_cap);
+        passed = empty >= home ? empty - home : empty + s->index_cap - home;
+    } else {
+        passed = index_put(s->index, s->index_cap, sym, hash);
+    }
     s->nindexed++;
     if (!(offset & RA_SYM_DERIVED)) ra_bloom_add(s, hash);
+    probe_bound(s, passed);
     return sym;
 }
 
@@ -386,7 +526,7 @@ uint32_t ra_intern_placed_slow(ra_source *s, uint32_t offset, size_t len, uint32
         return intern_shaped(s, text, pl, index);
     }
     if (ra_unseen(s, hash)) return ra_register_unseen(s, offset, hash);  // (a client: text not derived)
-    uint32_t empty, found = find_settled(s, hash, len, text, &empty);
+    uint32_t empty, found = find_settled(s, &hash, len, text, &empty);
     if (!found) return register_symbol(s, offset, hash, hash, empty);
     // Interned already: the copy goes back when nothing was placed after it.
     if ((size_t)offset + head + len == s->sym_bytes.len) s->sym_bytes.len = offset;
@@ -450,15 +590,15 @@ void ra_derivation_start(const ra_source *s, ra_derivation *d, uint32_t prefix) 
     // rest (1 to 15 bytes, the ':' last) goes through `last`.
     size_t direct = words * 8 <= pl ? words : words - 1, r = len - direct * 8;
     uint8_t last[16];
-    uint64_t h = ra_hash_words(RA_HASH_SEED, t, direct);
+    uint64_t h = ra_hash_words(s->hkey, s->hkey.k0, t, direct);
     memcpy(last, t + direct * 8, r - 1);
     last[r - 1] = ':';
     if (r >= 8) {
-        h = ra_hash_words(h, last, 1);
+        h = ra_hash_words(s->hkey, h, last, 1);
         r -= 8;
         memmove(last, last + 8, r);
     }
-    *d = (ra_derivation){.prefix = prefix, .len = len, .state = h, .rest = ra_key_prefix(last, r)};
+    *d = (ra_derivation){.prefix = prefix, .len = len, .state = h, .rest = ra_key_prefix(last, r), .key = s->hkey};
 }
 
 uint32_t ra_intern_hashed(ra_source *s, const char *text, size_t len, uint32_t hash) {
@@ -466,7 +606,7 @@ uint32_t ra_intern_hashed(ra_source *s, const char *text, size_t len, uint32_t h
     size_t pl;
     uint32_t index;
     if (__builtin_expect(ra_starts_client(text, len), 0) && ra_derived_shape(text, len, &pl, &index)) return intern_shaped(s, text, pl, index);
-    uint32_t empty, found = find_settled(s, hash, len, text, &empty);
+    uint32_t empty, found = find_settled(s, &hash, len, text, &empty);
     if (found) return found;
     size_t head = ra_len_size(len);
     if (!ra_buf_reserve(&s->sym_bytes, head + len)) return 0;
@@ -486,10 +626,58 @@ uint32_t ra_intern_tail_hashed(ra_source *s, size_t len, uint32_t hash) {
     size_t pl;
     uint32_t index;
     if (__builtin_expect(ra_starts_client(text, len), 0) && ra_derived_shape(text, len, &pl, &index)) return intern_shaped(s, text, pl, index);
-    uint32_t empty, found = find_settled(s, hash, len, text, &empty);
+    uint32_t empty, found = find_settled(s, &hash, len, text, &empty);
     return found ? found : add_symbol(s, len, hash, empty);
 }
 
 uint32_t ra_intern_tail(ra_source *s, size_t len) {
-    return ra_intern_tail_hashed(s, len, ra_hash(s->sym_bytes.data + s->sym_bytes.len + 5, len));
+    return ra_intern_tail_hashed(s, len, ra_text_hash(s, s->sym_bytes.data + s->sym_bytes.len + 5, len));
+}
+
+bool ra_source_rekey(ra_source *s) {
+    if (s->mapped && !ra_source_make_writable(s)) return false;
+    // What can fail first: the new index and shape map, before anything changes.
+    uint32_t *idx = s->index_cap ? ra_calloc_table(s->index_cap, sizeof *idx) : NULL;
+    uint32_t *map = s->shapes.map_cap ? ra_calloc(s->shapes.map_cap, sizeof *map) : NULL;
+    if ((s->index_cap && !idx) || (s->shapes.map_cap && !map)) {
+        ra_dealloc(idx);
+        ra_dealloc(map);
+        return false;
+    }
+    ra_hash_key key;
+    do key = ra_hash_key_random();
+    while (ra_hash_key_equal(key, s->hkey));
+    s->hkey = key;
+    s->rekeys++;
+    for (uint32_t sym = 1; sym < s->nsyms; sym++) {
+        if (ra_sym_derived(s, sym)) continue;
+        uint32_t len;
+        const char *t = ra_sym_text(s, sym, &len);
+        s->syms[sym].hash = ra_hash(key, t, len);
+    }
+    if (idx) {
+        ra_derivation d = {.prefix = 0};
+        for (uint32_t sym = 1; sym < s->nsyms; sym++)
+            if (in_index(s, sym)) (void)index_put(idx, s->index_cap, sym, ra_sym_hash(s, sym, &d));
+        ra_dealloc(s->index);
+        s->index = idx;
+    }
+    s->nunindexed = 0;  // (the waiting texts are in the new index)
+    s->probes = 0;
+    s->probe_base = s->nindexed;
+    if (s->bloom) bloom_build(s, (uint64_t)(s->bloom_words > 64 ? s->bloom_words - 64 : 0) * 6);
+    ra_shape_table *t = &s->shapes;
+    for (uint32_t k = 1; k < t->n; k++)  // (ra_records.h's ra_shape_hash)
+        t->at[k].hash = ra_hash(key, t->words + t->at[k].first, (size_t)t->at[k].count * 4);
+    if (map) {
+        for (uint32_t k = 1; k < t->n; k++) {
+            uint32_t j = (uint32_t)(((uint64_t)t->at[k].hash * t->map_cap) >> 32);
+            while (map[j]) j = (j + 1) & (t->map_cap - 1);
+            map[j] = k + 1;
+        }
+        ra_dealloc(t->map);
+        t->map = map;
+    }
+    t->probes = 0;
+    return true;
 }

@@ -47,6 +47,30 @@ static inline void ra_prefetch_entry(const ra_source *s, uint32_t hash) {
     uint32_t slot = s->index[ra_slot_home(hash, s->index_cap)];
     if (slot && (slot & RA_SLOT_TAG) == ra_slot_tag(hash)) __builtin_prefetch(&s->syms[slot & RA_SLOT_SYM]);
 }
+/// A fresh random key (the system's random source; ra_symbols.c).
+ra_hash_key ra_hash_key_random(void);
+/// The key new sources take: drawn once a process, so that a payload's delta and the store it is
+/// published into share it and the publish reuses the delta's hashes (ra_set_hash_key sets it).
+ra_hash_key ra_process_hash_key(void);
+static inline bool ra_hash_key_equal(ra_hash_key a, ra_hash_key b) { return a.k0 == b.k0 && a.k1 == b.k1; }
+/// The hash of `n` bytes under the source's key.
+static inline uint32_t ra_text_hash(const ra_source *s, const void *p, size_t n) { return ra_hash(s->hkey, p, n); }
+/// Gives the source a fresh key and hashes everything anew under it: its texts' hashes, the index,
+/// the filter, the shapes' hashes and map (ra_symbols.c). The probe bound calls it when inserts
+/// pass too many slots, a snapshot's opener when its index or shapes have runs no random key
+/// makes, or when it was written under version 1's fixed hash. The source must be writable. False
+/// on OOM (the source unchanged, under its old key).
+bool ra_source_rekey(ra_source *s);
+/// The probe bound: whether `probes` slots passed by `inserts` inserts (or one insert passing more
+/// than RA_PROBE_LIMIT) are more than any random key makes. A random key passes ~2.5 slots an
+/// insert at the index's load of at most 3/4; RA_PROBE_AVERAGE is far past that, and the slack
+/// keeps a small table from rekeying on a few unlucky inserts.
+#define RA_PROBE_LIMIT 1024u
+#define RA_PROBE_AVERAGE 32u
+#define RA_PROBE_SLACK 65536u
+static inline bool ra_probes_exceed(uint64_t probes, uint64_t inserts) {
+    return probes > RA_PROBE_AVERAGE * inserts + RA_PROBE_SLACK;
+}
 /// Interns `text`; returns the symbol (>0) or 0 when out of memory / past the limit.
 uint32_t ra_intern(ra_source *s, const char *text, size_t len);
 /// ra_intern with the hash already known (publish reuses the delta's).
@@ -127,8 +151,11 @@ static inline __attribute__((always_inline)) uint32_t ra_register_unseen(ra_sour
 /// Whether a text starts "client:" (the first test of ra_derived_shape).
 static inline bool ra_starts_client(const char *t, size_t len) { return len >= 7 && memcmp(t, "client:", 7) == 0; }
 /// (ra_intern_placed's common case inline: an unseen text that is not `client:`-shaped.)
+/// `hash` is the text's under the source's key when the text was placed; a source rekeyed since
+/// (ra_source_rekey: only under attack) hashes it again.
 static inline __attribute__((always_inline)) uint32_t ra_intern_placed(ra_source *s, uint32_t offset, size_t len, uint32_t hash) {
     const char *text = (const char *)s->sym_bytes.data + offset + ra_len_size(len);
+    if (__builtin_expect(s->rekeys != 0, 0)) hash = ra_hash(s->hkey, text, len);
     if (!ra_starts_client(text, len) && ra_unseen(s, hash)) return ra_register_unseen(s, offset, hash);
     return ra_intern_placed_slow(s, offset, len, hash);
 }
@@ -234,6 +261,7 @@ typedef struct ra_derivation {
     size_t len;            // the prefix's length and the ':'
     uint64_t state;        // hash state after the whole 8-byte words of "<prefix>:"
     uint64_t rest;         // its bytes after those words (fewer than 8), as one word
+    ra_hash_key key;       // the source's
 } ra_derivation;
 /// Sets `d` up for `prefix` (a text symbol of `s`).
 void ra_derivation_start(const ra_source *s, ra_derivation *d, uint32_t prefix);
@@ -244,14 +272,14 @@ static inline uint32_t ra_derivation_hash(const ra_derivation *d, uint64_t index
     memcpy(tail, &d->rest, 8);  // the prefix's last bytes; the digits go after them
     size_t nd = ra_index_digits(tail + rest, index);
     *len = (uint32_t)(d->len + nd);
-    return ra_hash_continue(d->state, tail, rest + nd, d->len + nd);
+    return ra_hash_continue(d->key, d->state, tail, rest + nd, d->len + nd);
 }
 /// The hash of symbol `sym`'s text; `*d` caches a derivation's prefix between calls.
 static inline uint32_t ra_sym_hash(const ra_source *s, uint32_t sym, ra_derivation *d) {
     if (!ra_sym_derived(s, sym)) return s->syms[sym].hash;
     uint32_t prefix, index, len;
     ra_sym_derivation(s, sym, &prefix, &index);
-    if (d->prefix != prefix) ra_derivation_start(s, d, prefix);
+    if (d->prefix != prefix || !ra_hash_key_equal(d->key, s->hkey)) ra_derivation_start(s, d, prefix);
     return ra_derivation_hash(d, index, &len);
 }
 

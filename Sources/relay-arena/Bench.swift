@@ -174,6 +174,8 @@ struct Bench: ParsableCommand {
 
         let life = try lifecycle()
 
+        let flood = try floodFigures()
+
         var rows: [(String, String, Double?)] = [
             ("todos", String(todos), nil),
             ("input_bytes", String(first.count), nil),
@@ -236,6 +238,15 @@ struct Bench: ParsableCommand {
             ("refetches_arena_vs_fresh", fmt(life.compacted.arenaRatio), nil),
             ("batch_ingest_1_job_seconds", fmt(life.oneJob), nil),
             ("batch_ingest_2_jobs_seconds", fmt(life.twoJobs), nil),
+        ]
+        rows += [
+            ("flood_random_ids_seconds", fmt(flood.randomIDsSeconds), nil),
+            ("flood_ids_old_hash_ratio_median", fmt(flood.idsOld), nil),
+            ("flood_ids_known_key_ratio_median", fmt(flood.idsLeaked), nil),
+            ("flood_keys_old_hash_ratio_median", fmt(flood.keysOld), nil),
+            ("flood_keys_known_key_ratio_median", fmt(flood.keysLeaked), nil),
+            ("flood_store_old_hash_ratio_median", fmt(flood.storeOld), nil),
+            ("flood_store_known_key_ratio_median", fmt(flood.storeLeaked), nil),
         ]
         if let long {
             rows += [

@@ -41,7 +41,7 @@ final class IngestCLITests: XCTestCase {
             let r = try CLI.run(
                 ["normalize"] + args + (previous.map { ["--store", $0] } ?? []) + [
                     "--write-snapshot", out, "--quiet", file,
-                ])
+                ], environment: CLI.fixedHashKey)
             XCTAssertEqual(r.status, 0, r.stderr)
             previous = out
         }
@@ -56,10 +56,21 @@ final class IngestCLITests: XCTestCase {
         for (index, (inputs, stdin)) in runs.enumerated() {
             let out = dir.appendingPathComponent("ingest\(index).snapshot").path
             let r = try CLI.run(
-                ["ingest"] + args + ["--jobs", "2", "--no-progress", "--output", out] + inputs, stdin: stdin)
+                ["ingest"] + args + ["--jobs", "2", "--no-progress", "--output", out] + inputs, stdin: stdin,
+                environment: CLI.fixedHashKey)
             XCTAssertEqual(r.status, 0, r.stderr)
             XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: out)), expected, "\(inputs)")
         }
+        // Without a fixed key each process draws its own: the bytes differ (the key, the index laid
+        // out under it), the store does not.
+        let own = dir.appendingPathComponent("own.snapshot").path
+        let r = try CLI.run(["ingest"] + args + ["--jobs", "2", "--no-progress", "--output", own] + files)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertNotEqual(try Data(contentsOf: URL(fileURLWithPath: own)), expected)
+        let dumps = try [own, previous!].map { try CLI.run(["dump", $0]) }
+        XCTAssertEqual(dumps[0].status, 0, dumps[0].stderr)
+        XCTAssertEqual(dumps[0].stdout, dumps[1].stdout)
+        XCTAssertGreaterThan(dumps[0].stdout.count, 100)
     }
 
     func testABadResponseIsNamedByFileAndLineAndNothingIsWritten() throws {

@@ -44,13 +44,16 @@ final class ShardTests: XCTestCase {
         let common = ["--schema", schema, "--document", document.path, "--variables", #"{"id":"me"}"#]
 
         let one = dir.appendingPathComponent("one.snapshot").path
-        let all = try CLI.run(["ingest"] + common + ["--jobs", "2", "--output", one] + shards)
+        // (One hash key for every process: their snapshots are compared byte for byte.)
+        let all = try CLI.run(
+            ["ingest"] + common + ["--jobs", "2", "--output", one] + shards, environment: CLI.fixedHashKey)
         XCTAssertEqual(all.status, 0, all.stderr)
 
         // GNU parallel runs the same `ingest` once a shard: {#} is the job's number.
         let binary = CLI.executable.path
         let run = Process()
         run.executableURL = URL(fileURLWithPath: parallel)
+        run.environment = ProcessInfo.processInfo.environment.merging(CLI.fixedHashKey) { $1 }
         run.arguments =
             ["--will-cite", "--quote", "--halt", "now,fail=1", "--jobs", "2", binary, "ingest"] + common
             + ["--jobs", "1", "--output", dir.appendingPathComponent("part{#}.snapshot").path, "{}", ":::"] + shards
@@ -60,7 +63,7 @@ final class ShardTests: XCTestCase {
 
         let merged = dir.appendingPathComponent("merged.snapshot").path
         let parts = (1...3).map { dir.appendingPathComponent("part\($0).snapshot").path }
-        let merge = try CLI.run(["merge", "--output", merged] + parts)
+        let merge = try CLI.run(["merge", "--output", merged] + parts, environment: CLI.fixedHashKey)
         XCTAssertEqual(merge.status, 0, merge.stderr)
         let a = try Data(contentsOf: URL(fileURLWithPath: one))
         let b = try Data(contentsOf: URL(fileURLWithPath: merged))

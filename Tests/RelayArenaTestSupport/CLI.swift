@@ -17,10 +17,19 @@ public enum CLI {
         return dir.appendingPathComponent("relay-arena")
     }
 
-    public static func run(_ args: [String], stdin: [UInt8]? = nil) throws -> CLIResult {
+    /// A fixed hash key for runs whose snapshots are compared byte for byte across processes (a
+    /// snapshot's bytes are laid out under its key, which each process otherwise draws at random).
+    public static let fixedHashKey = ["RELAY_ARENA_HASH_KEY": "0123456789abcdef0fedcba987654321"]
+
+    public static func run(_ args: [String], stdin: [UInt8]? = nil, environment: [String: String] = [:]) throws
+        -> CLIResult
+    {
         let process = Process()
         process.executableURL = executable
         process.arguments = args
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         // Outputs go to files: no pipe can fill up and block the child.
         let dir = try tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }

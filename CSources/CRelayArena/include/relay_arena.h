@@ -201,6 +201,16 @@ bool ra_snapshot_fix_checksum(uint8_t *bytes, size_t len);
 
 void ra_free(void *_Nullable p);
 
+/// Hashing: every table keyed by input text hashes it under a random key no input can learn,
+/// drawn once a process and carried by each source and its snapshots; a source whose inserts
+/// probe further than a random key makes is rekeyed. ra_set_hash_key fixes the key that sources
+/// made from now on take (tests and benchmarks that play an attacker who knows it; a program
+/// never needs it). ra_source_rekey_count says how often the bound rekeyed a source,
+/// ra_source_probe_count how many index slots its inserts and rebuilds passed in all.
+void ra_set_hash_key(uint64_t k0, uint64_t k1);
+uint32_t ra_source_rekey_count(const ra_source *src);
+uint64_t ra_source_probe_count(const ra_source *src);
+
 // MARK: - Plans
 //
 // A normalization plan with variables already bound: storage keys are final strings and

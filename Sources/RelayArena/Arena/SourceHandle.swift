@@ -49,6 +49,14 @@ struct SourceHandle {
 
     func destroy() { ra_source_destroy(raw) }
 
+    /// How often the probe bound gave the source a fresh hash key, and the index slots its
+    /// inserts passed in all (tests of hash flooding).
+    var hashStats: (rekeys: UInt32, probes: UInt64) { (ra_source_rekey_count(raw), ra_source_probe_count(raw)) }
+
+    /// Fixes the hash key that sources made from now on take (tests and benchmarks that play an
+    /// attacker who knows it).
+    static func setHashKey(_ k0: UInt64, _ k1: UInt64) { ra_set_hash_key(k0, k1) }
+
     /// Adds (or keeps) a record; false when out of memory or past a limit.
     func ensureRecord(id: String, typename: String) -> Bool {
         var id = id

@@ -183,6 +183,131 @@ final class SnapshotTests: XCTestCase {
         UInt32(b[at]) | UInt32(b[at + 1]) << 8 | UInt32(b[at + 2]) << 16 | UInt32(b[at + 3]) << 24
     }
 
+    // MARK: Hash keys (format version 2)
+
+    /// A version 1 file (the fixed hash of before, no key in its header) still opens: its texts
+    /// are hashed anew under a fresh key, and it reads, finds and merges as it did.
+    func testVersion1FilesStillOpenRekeyed() throws {
+        let original = try todoStore(200)
+        var bytes = try snapshotBytes(original)
+        XCTAssertEqual(get32(bytes, 8), 2, "written as version 2")
+        put32(&bytes, 8, 1)
+        for at in 96..<112 { bytes[at] = 0 }
+        RecordStore.fixSnapshotChecksum(&bytes)
+        let p = path("v1.snapshot")
+        XCTAssertTrue(FileManager.default.createFile(atPath: p, contents: Data(bytes)))
+        let loaded = try RecordStore(snapshotAt: p)
+        XCTAssertEqual(loaded.source.hashStats.rekeys, 1)
+        XCTAssertEqual(
+            String(decoding: loaded.relayJSON(), as: UTF8.self), String(decoding: original.relayJSON(), as: UTF8.self))
+        let records = loaded.recordCount
+        try loaded.commit(response: TodoListWorkload(todos: 200).response(), plan: TodoListSetup.plan(todos: 200))
+        XCTAssertEqual(loaded.recordCount, records, "the same IDs found, not added again")
+    }
+
+    /// A file may bring a key chosen with its records: here every used index slot is moved into one
+    /// run at the start (still a valid index of the right count, a checksum that fits). No random
+    /// key lays an index out so; the opener rekeys it, and every record is found.
+    func testAnIndexLaidOutAsOneLongRunIsRekeyed() throws {
+        let original = try todoStore(3000)
+        var bytes = try snapshotBytes(original)
+        let l = layout(bytes)
+        let slots = stride(from: l["index"]!, to: l["index"]! + Int(get32(bytes, 56)) * 4, by: 4).map {
+            get32(bytes, $0)
+        }
+        let used = slots.filter { $0 != 0 }
+        XCTAssertGreaterThan(used.count, 1024)
+        for (i, v) in (used + Array(repeating: 0, count: slots.count - used.count)).enumerated() {
+            put32(&bytes, l["index"]! + 4 * i, v)
+        }
+        RecordStore.fixSnapshotChecksum(&bytes)
+        let p = path("run.snapshot")
+        XCTAssertTrue(FileManager.default.createFile(atPath: p, contents: Data(bytes)))
+        let loaded = try RecordStore(snapshotAt: p)
+        XCTAssertEqual(loaded.source.hashStats.rekeys, 1)
+        let records = loaded.recordCount
+        try loaded.commit(response: TodoListWorkload(todos: 3000).response(), plan: TodoListSetup.plan(todos: 3000))
+        XCTAssertEqual(loaded.recordCount, records, "every ID found through the rebuilt index")
+        XCTAssertEqual(
+            String(decoding: loaded.relayJSON(), as: UTF8.self), String(decoding: original.relayJSON(), as: UTF8.self))
+    }
+
+    /// A store made in another process (another key) opens as it is and merges this process's
+    /// payloads: the publish hashes each text under the store's key, not the payload's.
+    func testAStoreOfAnotherKeyMergesCorrectly() throws {
+        SourceHandle.setHashKey(0x1111_2222_3333_4444, 0x5555_6666_7777_8888)
+        let original = try todoStore(300)
+        let p = path("other.snapshot")
+        try original.writeSnapshot(to: p)
+        SourceHandle.setHashKey(UInt64.random(in: .min ... .max), UInt64.random(in: .min ... .max))
+        let loaded = try RecordStore(snapshotAt: p)
+        XCTAssertEqual(loaded.source.hashStats.rekeys, 0, "a consistent file of another key opens as it is")
+        let records = loaded.recordCount
+        try loaded.commit(response: TodoListWorkload(todos: 300).response(), plan: TodoListSetup.plan(todos: 300))
+        XCTAssertEqual(loaded.recordCount, records, "every ID found under the file's key")
+        XCTAssertEqual(
+            String(decoding: loaded.relayJSON(), as: UTF8.self), String(decoding: original.relayJSON(), as: UTF8.self))
+    }
+
+    // MARK: Files changed by someone else
+
+    /// Another process truncates the file to sizes all through it, copies other snapshots over it
+    /// in place and rewrites it, thousands of times, while this one opens it, reads every record,
+    /// merges into what it read and writes the file anew. A store reads its own copy of the bytes (never a mapping
+    /// of the file), checked once: each open either fails with a clear error or gives one of the
+    /// stores written, and nothing kills the process.
+    func testAFileTruncatedAndRewrittenUnderReadersAndWritersNeverCrashes() throws {
+        let small = try todoStore(50)
+        let large = try todoStore(2000)
+        let a = path("a.snapshot")
+        let b = path("b.snapshot")
+        let target = path("target.snapshot")
+        try small.writeSnapshot(to: a)
+        try large.writeSnapshot(to: b)
+        try large.writeSnapshot(to: target)
+        let size = try FileManager.default.attributesOfItem(atPath: b)[.size] as! Int
+        let expected = Set([small, large].map { String(decoding: $0.relayJSON(), as: UTF8.self) })
+        let script = """
+            end=$(( $(date +%s) + 4 )); i=0
+            while [ "$(date +%s)" -lt "$end" ]; do
+              truncate -s $(( (i * 7919) % \(size) )) '\(target)'
+              cat '\(a)' > '\(target)'
+              truncate -s $(( (i * 104729) % \(size) )) '\(target)'
+              cat '\(b)' > '\(target)'
+              i=$((i + 1))
+            done
+            echo "$i"
+            """
+        let other = Process()
+        other.executableURL = URL(fileURLWithPath: "/bin/sh")
+        other.arguments = ["-c", script]
+        let out = Pipe()
+        other.standardOutput = out
+        try other.run()
+        var opened = 0
+        var refused = 0
+        while other.isRunning {
+            do {
+                let store = try RecordStore(snapshotAt: target)
+                let json = String(decoding: store.relayJSON(), as: UTF8.self)
+                XCTAssertTrue(expected.contains(json), "an open gives one of the stores written")
+                try store.commit(response: TodoListWorkload(todos: 50).response(), plan: TodoListSetup.plan(todos: 50))
+                try (opened % 2 == 0 ? small : large).writeSnapshot(to: target)
+                opened += 1
+            } catch let error as RelayArenaError {
+                XCTAssertTrue([.invalidSnapshot, .io].contains(error.code), "\(error)")
+                refused += 1
+            }
+        }
+        other.waitUntilExit()
+        let rounds =
+            Int(
+                String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                    .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        XCTAssertGreaterThan(rounds, 20, "the other process changed the file many times")
+        XCTAssertGreaterThan(opened + refused, 20, "opened \(opened), refused \(refused)")
+    }
+
     func testBrokenBoundsWithAFittingChecksumAreClearErrors() throws {
         let bytes = try snapshotBytes(RecordStore(relayJSON: Array(Self.valueKinds.utf8)))
         let l = layout(bytes)
@@ -242,11 +367,11 @@ final class SnapshotTests: XCTestCase {
 
     func testNewerVersionAndForeignFilesAreClearErrors() throws {
         var newer = try snapshotBytes(RecordStore())
-        put32(&newer, 8, 2)
+        put32(&newer, 8, 3)
         RecordStore.fixSnapshotChecksum(&newer)
         let e = loadError(newer)
         XCTAssertEqual(e?.code, .invalidSnapshot)
-        XCTAssertTrue(e?.message.contains("version 2 is newer") == true, "\(String(describing: e))")
+        XCTAssertTrue(e?.message.contains("version 3 is newer") == true, "\(String(describing: e))")
         XCTAssertEqual(e?.offset, 8)
 
         let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 0, count: 200)
