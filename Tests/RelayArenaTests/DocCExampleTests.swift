@@ -30,7 +30,7 @@ final class DocCExampleTests: XCTestCase {
         print("published \(report.published) responses, \(report.bytes) bytes")
         try store.writeSnapshot(to: path)  // atomic: a crash leaves the previous file whole
 
-        // Later, or in another process: the file is mapped and verified, not parsed.
+        // Later, or in another process: the file is read and verified, not parsed.
         let reopened = try RecordStore(snapshotAt: path)
         let merged = RecordStore()
         let updated = try merged.publish(contentsOf: reopened)  // as `relay-arena merge` does

@@ -19,7 +19,7 @@ struct SourceHandle {
         return SourceHandle(raw)
     }
 
-    /// A source opened from a snapshot file (verified; its arrays read in place from the mapping).
+    /// A source opened from a snapshot file (read into memory it owns, verified, its arrays used there).
     static func openSnapshot(_ path: String) throws -> SourceHandle {
         var err = ra_error()
         guard let raw = ra_source_open_snapshot(path, &err) else { throw RelayArenaError(snapshot: err, path: path) }

@@ -1,15 +1,17 @@
-// Snapshots: a store written to one versioned binary file and opened again by mapping it (the
+// Snapshots: a store written to one versioned binary file and opened again by reading it (the
 // format and its checks are the C core's, ra_snapshot_write.c and ra_snapshot_open.c).
 
 extension RecordStore {
     /// Opens a snapshot file written by `writeSnapshot(to:)`.
     ///
-    /// The file is mapped and checked before anything reads it: its header (magic, format version,
+    /// The file is read into memory the store owns (never mapped: another process that truncates
+    /// or rewrites it meanwhile changes nothing the store reads) and checked before anything reads
+    /// it: its header (magic, format version,
     /// byte order, sizes against the file's length), its checksum over every byte, and every bound
     /// a reader relies on, so a truncated, corrupt, foreign or newer-version file throws
     /// (`invalidSnapshot`, with the check that failed and the byte offset it applies to) and never
-    /// crashes. The store then reads the file's arrays in place; its first write (a publish) copies
-    /// them into memory of its own.
+    /// crashes. The store then reads the arrays where they were read to; its first write (a
+    /// publish) copies them into blocks of their own.
     public convenience init(snapshotAt path: String) throws {
         self.init(source: try SourceHandle.openSnapshot(path))
     }
