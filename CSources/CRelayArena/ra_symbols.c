@@ -12,9 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 #if defined(__linux__)
-#include <sys/random.h>
-#else
-#include <stdlib.h>  // arc4random_buf
+#include <sys/random.h>  // getrandom (elsewhere: stdlib.h's arc4random_buf)
 #endif
 
 // An index slot holds the symbol in its low 28 bits and the top 4 bits of the symbol's hash above

@@ -4,7 +4,7 @@
 // Each reports wall clock, MB/s and todos/s, allocations and peak resident memory.
 import Benchmark
 import Foundation
-import RelayArena
+@_spi(HashFlooding) import RelayArena
 import RelayArenaWorkloads
 import YajlBaseline
 
@@ -85,6 +85,26 @@ let benchmarks: @Sendable () -> Void = {
                         try source.commit(
                             response: data, operation: operation, variables: ["first": .int(Int64(todos))]))
                 }
+            }
+        }
+    }
+
+    // Hash flooding: 200k data IDs crafted to collide under the old fixed hash, and under the keyed
+    // hash with its key known (the probe bound rekeys), beside 200k random IDs of the same length
+    // and bytes; the quick bench reports their ratios (`flood_*`).
+    let floodCount = 200_000
+    let floodPlan = try! TodoListSetup.plan(todos: floodCount)
+    let leaked = HashFloodWorkload.leakedKey
+    for (name, kind) in [
+        ("random IDs", HashFloodKind.random), ("IDs colliding under the old fixed hash", .oldFixedHash),
+        ("IDs colliding under a known key", .knownKey(leaked.0, leaked.1)),
+    ] {
+        let response = HashFloodWorkload.response(ids: HashFloodWorkload.texts(floodCount, kind))
+        Benchmark("RelayArena ingest of 200k \(name) (hash flooding)") { benchmark in
+            if case .knownKey = kind { RecordStore.setHashKey(leaked.0, leaked.1) }
+            defer { RecordStore.setHashKey(UInt64.random(in: .min ... .max), UInt64.random(in: .min ... .max)) }
+            try measured(benchmark, bytes: response.count, todos: floodCount) {
+                blackHole(try RecordStore().commit(response: response, plan: floodPlan).count)
             }
         }
     }
