@@ -3,6 +3,7 @@
 import ArgumentParser
 import Foundation
 import RelayArena
+import RelayArenaGenerateCommand
 
 struct Ingest: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -66,7 +67,8 @@ struct Ingest: AsyncParsableCommand {
         meter.end()
         try writeCanonicalSnapshot(target, to: output)
         for (response, error) in report.skipped {
-            FileHandle.standardError.write(Data("relay-arena: skipped \(response): \(error.description)\n".utf8))
+            FileHandle.standardError.write(
+                Data("relay-arena: skipped \(oneLine("\(response): \(error.description)"))\n".utf8))
         }
         if !report.skipped.isEmpty { throw ExitCode(2) }
     }

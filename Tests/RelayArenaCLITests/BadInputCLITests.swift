@@ -1,0 +1,55 @@
+// What a hostile or careless input can make the command line do: the memory one long string
+// costs, a limit that would mean no limit, and error messages that would take several lines.
+import Foundation
+import RelayArena
+import RelayArenaTestSupport
+import RelayArenaWorkloads
+import XCTest
+
+final class BadInputCLITests: CLITestCase {
+    func normalizeArgs(_ extra: [String]) -> [String] {
+        ["normalize", "--schema", schema, "--document", query, "--variables", #"{"first":1}"#] + extra
+    }
+
+    /// Whatever a message holds — a name or a path with a line break, a compiler diagnostic with
+    /// its excerpt — the error is one line on stderr, its line breaks written as escapes.
+    func testEveryErrorIsOneLine() throws {
+        let response = try write("r.json", TodoListWorkload(todos: 1).response())
+        let deep = String(repeating: "[", count: 40) + "1" + String(repeating: "]", count: 40)
+        let deepDoc = try write(
+            "deep.graphql",
+            Array(#"query Q { user(id: "me") { todos(first: 1, after: \#(deep)) { totalCount } } }"#.utf8))
+        let cases: [[String]] = [
+            normalizeArgs(["--operation", "two\nlines", response]),
+            normalizeArgs([path("no\nsuch\r\nfile.json")]),
+            ["normalize", "--schema", schema, "--document", deepDoc, response],
+            [
+                "read", "--schema", schema, "--document", query, "--operation", "a\u{2028}b", "--store", response,
+                "--fragment", "F", "--id", "x",
+            ],
+            ["generate", "--schema", schema, "--document", deepDoc, "--output", path("gen")],
+        ]
+        for args in cases {
+            let r = try CLI.run(args)
+            XCTAssertEqual(r.status, 1, "\(args): \(r.stderr)")
+            XCTAssertTrue(r.stderr.hasPrefix("relay-arena: error: "), r.stderr)
+            XCTAssertTrue(r.stderr.hasSuffix("\n"), r.stderr)
+            XCTAssertFalse(
+                r.stderr.dropLast().unicodeScalars.contains {
+                    [0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029].contains($0.value)
+                },
+                "more than one line: \(r.stderr)")
+        }
+        let named = try CLI.run(normalizeArgs(["--operation", "two\nlines", response]))
+        XCTAssertTrue(named.stderr.contains(#"two\nlines"#), named.stderr)
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// The index of the first `byte` after the first occurrence of `marker`.
+    fileprivate func firstIndex(of byte: UInt8, after marker: String) -> Int? {
+        let m = Array(marker.utf8)
+        guard let at = indices.first(where: { self[$0...].starts(with: m) }) else { return nil }
+        return self[(at + m.count)...].firstIndex(of: byte)
+    }
+}
