@@ -17,7 +17,9 @@ struct Normalize: ParsableCommand {
 
     @OptionGroup var stores: StoreOptions
 
-    @Option(name: .customLong("max-bytes"), help: "The largest response accepted, in bytes (default 1 GiB).")
+    @Option(
+        name: .customLong("max-bytes"),
+        help: "The largest response accepted, in bytes: at least 1 (there is no unlimited; default 1 GiB).")
     var maxBytes: UInt64 = NormalizationLimits.defaultMaxBytes
 
     @Flag(help: "Normalize and publish but print nothing on stdout (files asked for are still written).")
@@ -29,6 +31,8 @@ struct Normalize: ParsableCommand {
 
     @ArgumentParser.Argument(help: "The response file, or - for standard input.")
     var response: String
+
+    func validate() throws { try validateMaxBytes(maxBytes) }
 
     func run() throws {
         let (_, operation, variables) = try documents.compile()
@@ -44,6 +48,12 @@ struct Normalize: ParsableCommand {
         }
         try writeResults(target, updated, stores: stores, quiet: quiet)
     }
+}
+
+/// `--max-bytes 0` is refused rather than taken as the C core's "no limit": a limit is what the
+/// option is for, and an unbounded response is one a hostile server can make a client hold.
+func validateMaxBytes(_ maxBytes: UInt64) throws {
+    guard maxBytes >= 1 else { throw ValidationError("--max-bytes must be at least 1 (the default is 1 GiB)") }
 }
 
 /// Writes a command's results (`normalize`, `fetch`) once everything succeeded: the store as a

@@ -11,6 +11,28 @@ final class BadInputCLITests: CLITestCase {
         ["normalize", "--schema", schema, "--document", query, "--variables", #"{"first":1}"#] + extra
     }
 
+    /// `--max-bytes 0` would be the C core's "no limit": refused as a usage error, one line.
+    func testMaxBytesZeroIsAUsageError() throws {
+        let response = try write("r.json", TodoListWorkload(todos: 1).response())
+        let commands: [[String]] = [
+            normalizeArgs(["--max-bytes", "0", response]),
+            [
+                "ingest", "--schema", schema, "--document", query, "--variables", #"{"first":1}"#, "--max-bytes", "0",
+                "--output", path("s.snapshot"), response,
+            ],
+        ]
+        for command in commands {
+            let r = try CLI.run(command)
+            XCTAssertEqual(r.status, 1, r.stderr)
+            XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
+            XCTAssertTrue(r.stderr.contains("--max-bytes must be at least 1"), r.stderr)
+            XCTAssertTrue(r.stdout.isEmpty)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("s.snapshot")))
+        let help = try CLI.run(["normalize", "--help"])
+        XCTAssertTrue(help.stdoutText.contains("at least 1"), help.stdoutText)
+    }
+
     /// Whatever a message holds — a name or a path with a line break, a compiler diagnostic with
     /// its excerpt — the error is one line on stderr, its line breaks written as escapes.
     func testEveryErrorIsOneLine() throws {
