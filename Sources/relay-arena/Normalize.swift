@@ -25,7 +25,8 @@ struct Normalize: ParsableCommand {
     @Flag(help: "Normalize and publish but print nothing on stdout (files asked for are still written).")
     var quiet = false
 
-    /// For `bench`: print this process's own peak resident memory on stderr at the end.
+    /// For `bench` and the tests: print this process's own peak resident memory on stderr at the
+    /// end (after the results are written).
     @Flag(name: .customLong("print-peak-rss"), help: .hidden)
     var printPeakRSS = false
 
@@ -43,10 +44,10 @@ struct Normalize: ParsableCommand {
             response == "-"
             ? try target.commit(handle: .standardInput, plan: plan, rootID: rootID, limits: limits)
             : try target.commit(fileAt: response, plan: plan, rootID: rootID, limits: limits)
+        try writeResults(target, updated, stores: stores, quiet: quiet)
         if printPeakRSS {
             FileHandle.standardError.write(Data("peak_rss_bytes: \(ProcessMemory.peakResidentBytes)\n".utf8))
         }
-        try writeResults(target, updated, stores: stores, quiet: quiet)
     }
 }
 
@@ -70,10 +71,11 @@ func writeResults(_ target: RecordStore, _ updated: UpdatedRecordIDs, stores: St
     }
     idsJSON += "]\n"
     if let updatedIDs { try writeAtomically(Array(idsJSON.utf8), to: updatedIDs) }
+    // Streamed, never held whole: a store with a long text is written with a buffer's memory.
     if let writeStore {
-        try writeAtomically(target.relayJSON() + [0x0A], to: writeStore)
+        try writeAtomically(to: writeStore) { try target.writeRelayJSON(to: $0) }
     } else if !quiet {
-        FileHandle.standardOutput.write(Data(target.relayJSON() + [0x0A]))
+        try target.writeRelayJSON(to: STDOUT_FILENO)
     }
 }
 

@@ -11,6 +11,55 @@ final class BadInputCLITests: CLITestCase {
         ["normalize", "--schema", schema, "--document", query, "--variables", #"{"first":1}"#] + extra
     }
 
+    /// A response whose one todo's text is `textBytes` long, a `\n` escape every 64 bytes (so that
+    /// yajl unescapes it into a buffer of its own).
+    func longTextResponse(textBytes: Int) -> [UInt8] {
+        let head = Array(LongTextWorkload.response(textBytes: 0))
+        let quote = head.firstIndex(of: UInt8(ascii: "\""), after: #""text":"#)!
+        let unit = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789\\n".utf8)
+        var out = Array(head[...quote])
+        out.reserveCapacity(head.count + textBytes)
+        let block = Array([[UInt8]](repeating: unit, count: 1 << 14).joined())  // 1 MiB
+        while out.count - quote - 1 + block.count <= textBytes { out += block }
+        out += unit.prefix(textBytes - (out.count - quote - 1))
+        out += head[(quote + 1)...]
+        return out
+    }
+
+    /// The child's own peak resident memory (VmHWM), which `--print-peak-rss` prints at its end,
+    /// after the results are written.
+    func peakRSS(_ r: CLIResult) throws -> Int {
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let line = try XCTUnwrap(r.stderr.split(separator: "\n").first { $0.hasPrefix("peak_rss_bytes: ") })
+        return try XCTUnwrap(Int(line.dropFirst("peak_rss_bytes: ".count)))
+    }
+
+    /// One long string costs at most 2.5 times its size while it streams in, is stored and is
+    /// written out (yajl's copy and the store's, the rest given back as soon as it is spent), on
+    /// top of the process's own baseline: the same command's peak on a one-todo response.
+    func testOneLongStringCostsAtMostTwoAndAHalfTimesItsSize() throws {
+        let textBytes = 64 << 20
+        let response = try write("long.json", longTextResponse(textBytes: textBytes))
+        let small = try write("small.json", TodoListWorkload(todos: 1).response())
+        let out = path("store.json")
+        let baseline = try peakRSS(
+            CLI.run(normalizeArgs(["--write-store", path("small-store.json"), "--print-peak-rss", small])))
+        let peak = try peakRSS(
+            CLI.run(
+                normalizeArgs(["--max-bytes", "\(2 * textBytes)", "--write-store", out, "--print-peak-rss", response])))
+        let growth = Double(peak - baseline) / Double(textBytes)
+        XCTAssertLessThanOrEqual(growth, 2.5, "peak \(peak >> 20) MiB, baseline \(baseline >> 20) MiB")
+        // And the text came through whole: its escapes written back as they were read.
+        let bytes = longTextResponse(textBytes: textBytes)
+        let start = bytes.firstIndex(of: UInt8(ascii: "\""), after: #""text":"#)!
+        let text = Data(bytes[start...(start + textBytes + 1)])  // with its quotes
+        XCTAssertNotNil(try Data(contentsOf: URL(fileURLWithPath: out)).range(of: text))
+        // Written to stdout, the same bound.
+        let toStdout = try peakRSS(
+            CLI.run(normalizeArgs(["--max-bytes", "\(2 * textBytes)", "--print-peak-rss", response])))
+        XCTAssertLessThanOrEqual(Double(toStdout - baseline) / Double(textBytes), 2.5)
+    }
+
     /// `--max-bytes 0` would be the C core's "no limit": refused as a usage error, one line.
     func testMaxBytesZeroIsAUsageError() throws {
         let response = try write("r.json", TodoListWorkload(todos: 1).response())
