@@ -345,6 +345,8 @@ void ra_discard_front(void *p, size_t bytes) {
     if (to > from) (void)madvise((void *)from, to - from, MADV_DONTNEED);
 }
 
+size_t ra_block_size(const void *p) { return ((const header *)((const uint8_t *)p - RA_HEADER))->size; }
+
 int64_t ra_live_allocations(void) { return atomic_load_explicit(&live_blocks, memory_order_relaxed); }
 
 static void *yajl_malloc_fn(void *ctx, size_t n) { (void)ctx; return ra_malloc(n); }

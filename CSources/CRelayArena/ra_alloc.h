@@ -22,6 +22,8 @@ void ra_dealloc_used(void *_Nullable p, size_t used);
 /// Hands the kernel back the whole pages among a mapped block's first `bytes` (they read as zeros
 /// afterwards): the front of a buffer that is spent need hold no memory. A no-op for a small block.
 void ra_discard_front(void *_Nullable p, size_t bytes);
+/// The usable size of a block (what it was last allocated or grown to).
+size_t ra_block_size(const void *p);
 extern yajl_alloc_funcs ra_yajl_alloc_funcs;
 
 #pragma clang assume_nonnull end

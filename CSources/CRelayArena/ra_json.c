@@ -7,9 +7,14 @@
 #include <stdio.h>
 
 bool ra_json_escape(ra_buf *b, const uint8_t *s, size_t n) {
-    static const char hex[] = "0123456789abcdef";
-    if (!ra_buf_reserve(b, n + 2)) return false;
+    if (n > SIZE_MAX - 2 || !ra_buf_reserve(b, n + 2)) return false;
     b->data[b->len++] = '"';
+    return ra_json_escape_inner(b, s, n) && ra_buf_append(b, "\"", 1);
+}
+
+bool ra_json_escape_inner(ra_buf *b, const uint8_t *s, size_t n) {
+    static const char hex[] = "0123456789abcdef";
+    if (!ra_buf_reserve(b, n)) return false;
     size_t run = 0;
     for (size_t i = 0; i < n; i++) {
         uint8_t c = s[i];
@@ -34,7 +39,7 @@ bool ra_json_escape(ra_buf *b, const uint8_t *s, size_t n) {
         if (!ra_buf_append(b, s + run, i - run) || !ra_buf_append(b, esc, 2)) return false;
         run = i + 1;
     }
-    return ra_buf_append(b, s + run, n - run) && ra_buf_append(b, "\"", 1);
+    return ra_buf_append(b, s + run, n - run);
 }
 
 void ra_error_set(ra_error *err, ra_status code, uint64_t offset, const char *fmt, ...) {

@@ -13,6 +13,9 @@ void ra_error_set(ra_error *_Nullable err, ra_status code, uint64_t offset, cons
 
 /// JSON.stringify-style string escaping appended to `b`.
 bool ra_json_escape(ra_buf *b, const uint8_t *s, size_t n);
+/// The same without the quotes: the escaping of a string's bytes, which may be cut anywhere (it
+/// escapes byte by byte).
+bool ra_json_escape_inner(ra_buf *b, const uint8_t *s, size_t n);
 
 #pragma clang assume_nonnull end
 

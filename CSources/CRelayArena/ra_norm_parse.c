@@ -227,6 +227,7 @@ static int on_scalar(ra_normalizer *n, uint64_t value, const char *text, size_t 
     }
     if (kind == 2) value = number_value(n, text, len);
     else if (kind == 3) value = ra_heap_put(n->delta, RA_TAG_STRING, text, (uint32_t)len);
+    if (kind >= 2 && len >= RA_LONG_VALUE) ra_norm_long_value_copied(n);
     return ra_norm_stage_value(n, n->top, value);
 }
 
@@ -244,6 +245,7 @@ static inline __attribute__((always_inline)) int direct_scalar(ra_normalizer *n,
         }
         if (kind == 2) value = number_value(n, text, len);
         else if (kind == 3) value = ra_heap_put(n->delta, RA_TAG_STRING, text, (uint32_t)len);
+        if (kind >= 2 && len >= RA_LONG_VALUE) ra_norm_long_value_copied(n);
         uint32_t key = plan_sym(n, f->cur_skey);
         if (!value || !key || !add_field(n, f, key, value)) return ra_norm_oom(n);
         return 1;

@@ -103,6 +103,7 @@ _Static_assert(sizeof(pend_rec) == 28, "pend_rec packs into 28 bytes");
 #define RA_MAX_PARKED ((1u << 20) - 1)  // a pending entry's count: fields of a parked record, items of a run less one
 #define RA_MAX_STRIDE 0xFFu
 
+#define RA_YAJL_BIG 4  // (yajl has two buffers; more tracked blocks than that are only not given back)
 struct ra_normalizer {
     const ra_plan *plan;
     ra_source *delta;
@@ -150,7 +151,14 @@ struct ra_normalizer {
     uint8_t gather_kind;   // RA_GATHER_*
     bool gather_odd;       // the gathered bytes end in an odd run of backslashes
     bool gather_may_end;   // the gathered bytes may end the token yajl holds
-    bool flushing;         // yajl is parsing `gathered`
+    bool flushing;         // yajl is parsing `gathered`, from `flush_base` on
+    size_t gather_end;     // where in `gathered` a string may end (its first unescaped quote), once gather_may_end
+    size_t flush_base;
+    // yajl's own buffers of RA_LONG_VALUE bytes or more (its lexer's copy of a token that spanned
+    // feeds, its unescaped text): yajl keeps them until it is freed, so once a long value is copied
+    // out their pages go back (ra_norm_long_value_copied). yajl allocates through `yajl_funcs`.
+    yajl_alloc_funcs yajl_funcs;
+    void *_Nullable yajl_big[RA_YAJL_BIG];
     ra_buf scratch;
     uint32_t *plan_syms;   // plan string index -> delta symbol, 0 until first needed
     uint16_t *plan_types;  // plan string index -> the delta's type index of that type name, likewise
@@ -176,11 +184,16 @@ enum { RA_GATHER_NONE = 0, RA_GATHER_STRING, RA_GATHER_NUMBER, RA_GATHER_BLANK }
 ra_status ra_norm_feed(ra_normalizer *n, const uint8_t *bytes, size_t len);
 /// Hands yajl what is gathered (before the end of the input).
 ra_status ra_norm_flush_gathered(ra_normalizer *n);
-/// A scalar of RA_LONG_VALUE bytes or more is about to be copied into the delta: when it was
-/// gathered, the gathered bytes yajl has passed are spent, and their pages are handed back first,
-/// so that a long text is held twice (yajl's copy and the store's), not three times.
+/// A scalar of RA_LONG_VALUE bytes or more is about to be copied into the delta: the gathered
+/// bytes yajl has passed are spent, and so are yajl's buffers that do not hold `text` (its lexer's
+/// copy of a string it unescaped); their pages are handed back first, so that a long text is held
+/// twice at most (yajl's copy and the store's), never three times.
 #define RA_LONG_VALUE ((size_t)1 << 20)
 void ra_norm_long_value(ra_normalizer *n, const void *_Nullable text);
+/// After the copy: yajl's copy is spent too.
+void ra_norm_long_value_copied(ra_normalizer *n);
+/// yajl's allocation functions for `n`'s parser (they track its long buffers).
+void ra_norm_init_yajl_funcs(ra_normalizer *n);
 extern const yajl_callbacks ra_norm_callbacks __attribute__((visibility("hidden")));
 // (ra_norm_capture.c)
 int ra_norm_remember_key(ra_normalizer *n, frame *f, const unsigned char *key, size_t len);

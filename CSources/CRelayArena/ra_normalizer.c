@@ -22,7 +22,8 @@ ra_normalizer *ra_normalizer_create(const ra_plan *plan, const char *root_id, si
     if (!n->limits.max_bytes) n->limits.max_bytes = UINT64_MAX;
     n->delta = ra_source_create();
     n->tkey = ra_process_hash_key();
-    n->yh = yajl_alloc(&ra_norm_callbacks, &ra_yajl_alloc_funcs, n);
+    ra_norm_init_yajl_funcs(n);
+    n->yh = yajl_alloc(&ra_norm_callbacks, &n->yajl_funcs, n);
     n->plan_syms = ra_calloc(plan->nstr ? plan->nstr : 1, sizeof(uint32_t));
     n->plan_types = ra_calloc(plan->nstr ? plan->nstr : 1, sizeof(uint16_t));
     n->set_shapes = ra_calloc(plan->nsets ? plan->nsets : 1, sizeof(uint16_t));

@@ -1,13 +1,17 @@
 // Snapshots, writing: a store's arrays streamed as one versioned file (the header, the arrays,
 // an XXH3 checksum over every byte before it), into memory or atomically into a file (a temporary
-// beside it, fsync'd, renamed over it, the directory fsync'd); and the checksum fix tests use.
+// beside it, fsync'd, renamed over it, the directory fsync'd; the temporaries that killed writers
+// left are removed first); and the checksum fix tests use.
 #include "ra_snapshot.h"
 #include "ra_source.h"
 #include "ra_alloc.h"
 #include "ra_buf.h"
 #include "ra_json.h"
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -109,6 +113,38 @@ ra_status ra_source_snapshot_bytes(const ra_source *s, uint8_t **out, size_t *ou
     return RA_OK;
 }
 
+// A temporary is `.<name>.tmp-<pid>-<nonce>-<attempt>` beside its target. A writer killed before
+// its rename leaves its own behind; the next write of the same target removes those whose process
+// no longer runs (kill(pid, 0) fails with ESRCH). A live writer's stays, however old: age says
+// nothing about whether a slow write is still under way, a process ID does (a reused one only
+// keeps a stale file a little longer). Best effort: what cannot be removed is left.
+static void remove_stale_temporaries(const char *dir, const char *name, size_t name_len) {
+    DIR *d = opendir(dir);
+    if (!d) return;
+    size_t dlen = strlen(dir);
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        const char *f = e->d_name;
+        if (f[0] != '.' || strncmp(f + 1, name, name_len) != 0 || strncmp(f + 1 + name_len, ".tmp-", 5) != 0)
+            continue;
+        const char *digits = f + 1 + name_len + 5;
+        char *end;
+        errno = 0;
+        long pid = strtol(digits, &end, 10);
+        if (end == digits || *end != '-' || errno || pid <= 0 || pid == (long)getpid() || pid > INT32_MAX) continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue;
+        size_t flen = strlen(f);
+        char *full = ra_malloc(dlen + flen + 2);
+        if (!full) break;
+        memcpy(full, dir, dlen);
+        full[dlen] = '/';
+        memcpy(full + dlen + 1, f, flen + 1);
+        (void)unlink(full);
+        ra_dealloc(full);
+    }
+    closedir(d);
+}
+
 ra_status ra_source_write_snapshot(const ra_source *s, const char *path, ra_error *err) {
     // The temporary file is in the target's directory (a rename within one file system is atomic).
     size_t plen = strlen(path);
@@ -127,6 +163,8 @@ ra_status ra_source_write_snapshot(const ra_source *s, const char *path, ra_erro
     } else {
         strcpy(dir, ".");
     }
+    const char *name = slash ? slash + 1 : path;
+    remove_stale_temporaries(dir, name, strlen(name));
     int fd = -1;
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);

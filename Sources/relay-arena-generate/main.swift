@@ -10,10 +10,10 @@ do {
     var command = try Generate.parseAsRoot()
     try command.run()
 } catch let error as RelayArenaError {
-    FileHandle.standardError.write(Data("relay-arena-generate: \(error.description)\n".utf8))
+    FileHandle.standardError.write(Data("relay-arena-generate: \(oneLine(error.description))\n".utf8))
     exit(1)
 } catch let error as CompilerError {
-    FileHandle.standardError.write(Data("relay-arena-generate: \(error.description)\n".utf8))
+    FileHandle.standardError.write(Data("relay-arena-generate: \(oneLine(error.description))\n".utf8))
     exit(1)
 } catch {
     Generate.exit(withError: error)

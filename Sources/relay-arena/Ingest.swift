@@ -3,6 +3,7 @@
 import ArgumentParser
 import Foundation
 import RelayArena
+import RelayArenaGenerateCommand
 
 struct Ingest: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -32,7 +33,9 @@ struct Ingest: AsyncParsableCommand {
     @Flag(name: .customLong("keep-going"), help: "Skip a bad response (reported on stderr; exit status 2 at the end).")
     var keepGoing = false
 
-    @Option(name: .customLong("max-bytes"), help: "The largest response accepted, in bytes (default 1 GiB).")
+    @Option(
+        name: .customLong("max-bytes"),
+        help: "The largest response accepted, in bytes: at least 1 (there is no unlimited; default 1 GiB).")
     var maxBytes: UInt64 = NormalizationLimits.defaultMaxBytes
 
     @Option(help: "The snapshot to write.")
@@ -43,6 +46,7 @@ struct Ingest: AsyncParsableCommand {
 
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        try validateMaxBytes(maxBytes)
         guard !inputs.isEmpty else { throw ValidationError("no input given") }
     }
 
@@ -66,7 +70,8 @@ struct Ingest: AsyncParsableCommand {
         meter.end()
         try writeCanonicalSnapshot(target, to: output)
         for (response, error) in report.skipped {
-            FileHandle.standardError.write(Data("relay-arena: skipped \(response): \(error.description)\n".utf8))
+            FileHandle.standardError.write(
+                Data("relay-arena: skipped \(oneLine("\(response): \(error.description)"))\n".utf8))
         }
         if !report.skipped.isEmpty { throw ExitCode(2) }
     }

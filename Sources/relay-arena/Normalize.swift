@@ -17,18 +17,23 @@ struct Normalize: ParsableCommand {
 
     @OptionGroup var stores: StoreOptions
 
-    @Option(name: .customLong("max-bytes"), help: "The largest response accepted, in bytes (default 1 GiB).")
+    @Option(
+        name: .customLong("max-bytes"),
+        help: "The largest response accepted, in bytes: at least 1 (there is no unlimited; default 1 GiB).")
     var maxBytes: UInt64 = NormalizationLimits.defaultMaxBytes
 
     @Flag(help: "Normalize and publish but print nothing on stdout (files asked for are still written).")
     var quiet = false
 
-    /// For `bench`: print this process's own peak resident memory on stderr at the end.
+    /// For `bench` and the tests: print this process's own peak resident memory on stderr at the
+    /// end (after the results are written).
     @Flag(name: .customLong("print-peak-rss"), help: .hidden)
     var printPeakRSS = false
 
     @ArgumentParser.Argument(help: "The response file, or - for standard input.")
     var response: String
+
+    func validate() throws { try validateMaxBytes(maxBytes) }
 
     func run() throws {
         let (_, operation, variables) = try documents.compile()
@@ -39,11 +44,17 @@ struct Normalize: ParsableCommand {
             response == "-"
             ? try target.commit(handle: .standardInput, plan: plan, rootID: rootID, limits: limits)
             : try target.commit(fileAt: response, plan: plan, rootID: rootID, limits: limits)
+        try writeResults(target, updated, stores: stores, quiet: quiet)
         if printPeakRSS {
             FileHandle.standardError.write(Data("peak_rss_bytes: \(ProcessMemory.peakResidentBytes)\n".utf8))
         }
-        try writeResults(target, updated, stores: stores, quiet: quiet)
     }
+}
+
+/// `--max-bytes 0` is refused rather than taken as the C core's "no limit": a limit is what the
+/// option is for, and an unbounded response is one a hostile server can make a client hold.
+func validateMaxBytes(_ maxBytes: UInt64) throws {
+    guard maxBytes >= 1 else { throw ValidationError("--max-bytes must be at least 1 (the default is 1 GiB)") }
 }
 
 /// Writes a command's results (`normalize`, `fetch`) once everything succeeded: the store as a
@@ -60,10 +71,11 @@ func writeResults(_ target: RecordStore, _ updated: UpdatedRecordIDs, stores: St
     }
     idsJSON += "]\n"
     if let updatedIDs { try writeAtomically(Array(idsJSON.utf8), to: updatedIDs) }
+    // Streamed, never held whole: a store with a long text is written with a buffer's memory.
     if let writeStore {
-        try writeAtomically(target.relayJSON() + [0x0A], to: writeStore)
+        try writeAtomically(to: writeStore) { try target.writeRelayJSON(to: $0) }
     } else if !quiet {
-        FileHandle.standardOutput.write(Data(target.relayJSON() + [0x0A]))
+        try target.writeRelayJSON(to: STDOUT_FILENO)
     }
 }
 

@@ -59,8 +59,9 @@ struct RelayArenaCommand: AsyncParsableCommand {
         }
     }
 
+    /// One line, whatever the message holds (a compiler diagnostic, a name with a line break).
     static func fail(_ message: String) -> Never {
-        FileHandle.standardError.write(Data("relay-arena: error: \(message)\n".utf8))
+        FileHandle.standardError.write(Data("relay-arena: error: \(oneLine(message))\n".utf8))
         Foundation.exit(1)
     }
 }

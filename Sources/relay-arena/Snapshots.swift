@@ -17,11 +17,10 @@ struct Dump: ParsableCommand {
 
     func run() throws {
         let store = try RecordStore(snapshotAt: snapshot)
-        let json = store.relayJSON() + [0x0A]
         if let writeStore {
-            try writeAtomically(json, to: writeStore)
+            try writeAtomically(to: writeStore) { try store.writeRelayJSON(to: $0) }
         } else {
-            FileHandle.standardOutput.write(Data(json))
+            try store.writeRelayJSON(to: STDOUT_FILENO)
         }
     }
 }

@@ -172,6 +172,9 @@ uint32_t ra_source_symbol_bound(const ra_source *src);
 
 /// relay RecordSource.toJSON() text of the whole source. The caller frees `*out` with ra_free.
 ra_status ra_source_export_json(const ra_source *src, uint8_t *_Nullable *_Nonnull out, size_t *out_len);
+/// The same text and a newline written to `fd`, a buffer at a time (a long value too): RA_ERR_IO
+/// with the write's errno in `*error` when a write fails, RA_ERR_NOMEM.
+ra_status ra_source_write_json(const ra_source *src, int fd, int *_Nullable error);
 /// The same for the records of `syms` alone, in that order (symbols with no record are skipped):
 /// what an optimistic update keeps to roll back to.
 ra_status ra_source_export_records_json(const ra_source *src, const uint32_t *_Nullable syms, uint32_t n,

@@ -1,6 +1,7 @@
 // The C record source (`ra_source`, a store or a payload's delta) behind one handle: every call
 // into it from Swift is here, so the rest of the runtime holds no C pointer.
 internal import CRelayArena
+import Foundation
 
 /// Owns nothing by itself: its owner (`RecordStore`, `NormalizedPayload`) calls `destroy()` once.
 struct SourceHandle {
@@ -113,6 +114,19 @@ struct SourceHandle {
         }
         defer { ra_free(out) }
         return Array(UnsafeBufferPointer(start: out, count: len))
+    }
+
+    /// Writes relay toJSON text of the whole source and a newline to `fd`, a buffer at a time
+    /// (caller holds the lock when shared).
+    func writeJSON(to fd: Int32) throws {
+        var error: Int32 = 0
+        let status = ra_source_write_json(raw, fd, &error)
+        if status == RA_ERR_IO {
+            throw RelayArenaError(code: .io, message: "cannot write: \(String(cString: strerror(error)))")
+        }
+        guard status == RA_OK else {
+            throw RelayArenaError(code: .outOfMemory, message: "out of memory writing a store")
+        }
     }
 
     /// The text of a symbol as a `String` (caller holds the lock when shared).

@@ -7,9 +7,9 @@ public struct NormalizationLimits: Sendable {
     public var maxDepth: UInt32
     /// Largest response accepted, in bytes: 1 GiB unless set. A response past it fails at the byte
     /// where it passes the limit and publishes nothing. Peak memory while one string of L bytes
-    /// streams in is about 2 L (yajl's copy of the token and the store's; the chunks gathered for
-    /// yajl are handed back before the store copies), so the limit also bounds what a hostile
-    /// server can make a client hold.
+    /// streams in is about 2 L, escapes or not (yajl's copy of the token and the store's; the
+    /// chunks gathered for yajl, and yajl's other buffer, are handed back as soon as they are
+    /// spent), so the limit also bounds what a hostile server can make a client hold.
     public var maxBytes: UInt64
     public static let defaultMaxBytes: UInt64 = 1 << 30
     public init(maxDepth: UInt32 = 1000, maxBytes: UInt64 = NormalizationLimits.defaultMaxBytes) {

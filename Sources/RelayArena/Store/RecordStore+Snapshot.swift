@@ -19,7 +19,9 @@ extension RecordStore {
     /// Writes the store to a snapshot file, atomically: to a temporary file in the same directory,
     /// flushed (`fsync`), renamed over `path`, the directory flushed. A failure (a directory that
     /// does not exist or is not writable, a full disk) throws `io` and leaves the previous file
-    /// whole and no temporary file behind; so does a crash at any point.
+    /// whole and no temporary file behind. A crash at any point leaves the previous file whole
+    /// too, and at most its temporary (`.<name>.tmp-<pid>-…`), which the next write of `path`
+    /// removes once that process is gone.
     public func writeSnapshot(to path: String) throws {
         try source.withReadLock { try source.writeSnapshot(path) }
     }

@@ -58,6 +58,12 @@ public final class RecordStore: @unchecked Sendable {
         source.withReadLock { source.exportJSON() }
     }
 
+    /// `relayJSON()` and a newline written to `fd` a buffer at a time, never held whole: how the
+    /// command line writes a store whose values may be long. Throws `io` when a write fails.
+    package func writeRelayJSON(to fd: Int32) throws {
+        try source.withReadLock { try source.writeJSON(to: fd) }
+    }
+
     /// Number of data IDs held (records and tombstones).
     public var recordCount: Int {
         source.withReadLock { source.recordCount }
