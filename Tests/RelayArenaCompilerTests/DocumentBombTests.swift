@@ -167,6 +167,13 @@ final class DocumentBombTests: XCTestCase {
         XCTAssertEqual(selections.summary, ["id", "name"])
     }
 
+    func testSelectionsNestedJustBelowTheInlinedLimitCompileWithoutOverflowingTheStack() throws {
+        // 10 fragments of 99 selection sets: 2 + 990 once inlined, the limit being 1,000.
+        let compiled = try compile(CompilerBombs.deepChain(10, depth: 98))
+        let operation = try XCTUnwrap(compiled.operations["Q"])
+        XCTAssertEqual(operation.text.components(separatedBy: "bestFriend {").count - 1, 980)
+    }
+
     // MARK: big documents, positions from the line index
 
     func testFourThousandAliasedFieldsCompile() throws {
