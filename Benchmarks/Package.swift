@@ -25,12 +25,13 @@ let package = Package(
         // Lifecycle's comparator: a SQLite normalized cache as Apollo iOS keeps one.
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
-    targets: ["Ingest", "Refetch", "Reads", "Environment", "Lifecycle"].map { name in
+    targets: ["Ingest", "Refetch", "Reads", "Environment", "Lifecycle", "Compile"].map { name in
         .executableTarget(
             name: name,
             dependencies: benchmarkDependencies
                 + (name == "Environment" ? [.product(name: "RelayArenaHTTP", package: "RelayArena")] : [])
-                + (name == "Lifecycle" ? lifecycleDependencies : []),
+                + (name == "Lifecycle" ? lifecycleDependencies : [])
+                + (name == "Compile" ? [.product(name: "RelayArenaCompiler", package: "RelayArena")] : []),
             path: "Benchmarks/\(name)",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
         )

@@ -10,32 +10,51 @@ struct ArtifactBuilder {
 
     /// What the author wrote, spreads kept, same-type inline fragments merged, nothing added.
     func readerSelections(_ selections: [IRSelection], parentType: String) throws -> [Selection] {
+        var inlineData: [String: [Selection]] = [:]
+        return try readerSelections(selections, parentType: parentType, inlineData: &inlineData)
+    }
+
+    /// `inlineData` holds the reader selections of the `@inline` fragments met so far, each built
+    /// once however many paths spread it.
+    private func readerSelections(
+        _ selections: [IRSelection], parentType: String, inlineData: inout [String: [Selection]]
+    ) throws -> [Selection] {
         let flattened = Flattener(schema: schema, emitTypeDiscriminators: false).flatten(
             selections, parentType: parentType)
         try FieldConflictCheck(schema: schema).check(flattened, parentType: parentType)
-        return try attachingInlineData(ArtifactEmitter(schema: schema, reader: true).selections(flattened))
+        return try attachingInlineData(
+            ArtifactEmitter(schema: schema, reader: true).selections(flattened), known: &inlineData)
     }
 
     /// Spreads of `@inline` fragments carry the fragment's reader selections (relay's
     /// `InlineDataFragmentSpread`), so the reader can read them with the parent. Fragment cycles
     /// are rejected by validation, so this terminates.
-    private func attachingInlineData(_ selections: [Selection]) throws -> [Selection] {
+    private func attachingInlineData(_ selections: [Selection], known: inout [String: [Selection]]) throws
+        -> [Selection]
+    {
         try selections.map { selection in
             switch selection {
             case .fragmentSpread(var spread):
                 guard let fragment = fragments[spread.name], fragment.inline else { return selection }
+                let reader: [Selection]
+                if let built = known[fragment.name] {
+                    reader = built
+                } else {
+                    reader = try readerSelections(
+                        fragment.selections, parentType: fragment.typeCondition, inlineData: &known)
+                    known[fragment.name] = reader
+                }
                 spread.inlineData = InlineDataFragment(
-                    argumentDefinitions: emitter.variables(fragment.argumentDefinitions),
-                    selections: try readerSelections(fragment.selections, parentType: fragment.typeCondition))
+                    argumentDefinitions: emitter.variables(fragment.argumentDefinitions), selections: reader)
                 return .fragmentSpread(spread)
             case .linkedField(var field):
-                field.selections = try attachingInlineData(field.selections)
+                field.selections = try attachingInlineData(field.selections, known: &known)
                 return .linkedField(field)
             case .condition(var condition):
-                condition.selections = try attachingInlineData(condition.selections)
+                condition.selections = try attachingInlineData(condition.selections, known: &known)
                 return .condition(condition)
             case .inlineFragment(var inline):
-                inline.selections = try attachingInlineData(inline.selections)
+                inline.selections = try attachingInlineData(inline.selections, known: &known)
                 return .inlineFragment(inline)
             case .scalarField, .typeDiscriminator:
                 return selection
@@ -48,9 +67,15 @@ struct ArtifactBuilder {
     /// generation added (e.g. `... on Node { id }`) with fragments already on that type.
     /// The final tree is checked for response-key conflicts, which also catches a user alias
     /// (`id: name`) colliding with a generated field.
-    func normalizationIR(_ selections: [IRSelection], rootType: String) throws -> [IRSelection] {
+    /// Fragments are inlined once per binding of their arguments (`FragmentInliner`), and no
+    /// operation grows past `DocumentLimits.inlinedSelections` (reported at `position`).
+    func normalizationIR(_ selections: [IRSelection], rootType: String, name: String, position: IRPosition?) throws
+        -> [IRSelection]
+    {
         let flattener = Flattener(schema: schema, emitTypeDiscriminators: true)
-        let inlined = FragmentInliner(fragments: fragments).inline(selections)
+        var inliner = FragmentInliner(fragments: fragments, flattener: flattener)
+        let inlined = try inliner.inline(selections)
+        try FragmentInliner.checkSize(inlined, at: position, of: "Operation \"\(name)\"")
         let flattened = flattener.flatten(inlined, parentType: rootType)
         let generated = FieldGenerator(schema: schema).apply(flattened)
         let result = flattener.flatten(generated, parentType: rootType)
@@ -60,9 +85,9 @@ struct ArtifactBuilder {
 
     func operationArtifact(
         name: String, kind: OperationKind, rootType: String, variables: [IRArgumentDefinition],
-        selections: [IRSelection]
+        selections: [IRSelection], position: IRPosition? = nil
     ) throws -> OperationArtifact {
-        let normalization = try normalizationIR(selections, rootType: rootType)
+        let normalization = try normalizationIR(selections, rootType: rootType, name: name, position: position)
         let text = QueryPrinter(schema: schema).print(
             kind: kind.rawValue, name: name, variables: variables, selections: normalization)
         return OperationArtifact(

@@ -10,6 +10,7 @@ public struct Compiler: Sendable {
 
     /// Parses and builds the schema. SDL errors become a `CompilerError` in `schema.name`.
     public init(schema: GraphQLSourceFile) throws {
+        try DocumentPreScan.check(schema, lineIndex: SourceLineIndex(schema.text))
         let document: Document
         do {
             document = try parse(source: Source(body: schema.text, name: schema.name))
@@ -38,7 +39,8 @@ public struct Compiler: Sendable {
     }
 
     /// Compiles all documents together (a spread may name a fragment from another file).
-    /// Throws the first error: syntax errors in file order, then unnamed or duplicate definitions,
+    /// Documents past `DocumentLimits` are refused before parsing. Throws the first error:
+    /// limits and syntax errors in file order, then unnamed or duplicate definitions,
     /// then the first GraphQL validation error, then two different fields under one response key.
     public func compile(_ documents: [GraphQLSourceFile]) throws -> CompiledDocuments {
         try compileWithMetadata(documents).documents
@@ -49,7 +51,11 @@ public struct Compiler: Sendable {
     public func compileWithMetadata(_ documents: [GraphQLSourceFile]) throws -> CompilationResult {
         var definitions: [SourcedDefinition] = []
         var template: Document?
+        var lineIndexes: [String: SourceLineIndex] = [:]
         for file in documents {
+            let lineIndex = SourceLineIndex(file.text)
+            try DocumentPreScan.check(file, lineIndex: lineIndex)
+            lineIndexes[file.name] = lineIndex
             let document: Document
             do {
                 document = try parse(source: Source(body: file.text, name: file.name))
@@ -61,17 +67,21 @@ public struct Compiler: Sendable {
         }
         guard let template else { return CompilationResult(documents: CompiledDocuments(), refetch: [:]) }
         try DocumentValidation.checkNames(definitions)
+        try FragmentSpreadLimits.check(definitions)
         try DocumentValidation.validate(definitions, template: template, schema: schemaModel.schema)
         try RelayDirectives.checkInline(definitions)
-        return try lower(definitions)
+        return try lower(definitions, lineIndexes: lineIndexes)
     }
 
-    private func lower(_ definitions: [SourcedDefinition]) throws -> CompilationResult {
+    private func lower(_ definitions: [SourcedDefinition], lineIndexes: [String: SourceLineIndex]) throws
+        -> CompilationResult
+    {
         var fragments: [String: IRFragment] = [:]
         for sourced in definitions {
             guard let fragment = sourced.definition as? FragmentDefinition else { continue }
-            fragments[fragment.name.value] = try Lowering(schema: schemaModel, fallbackFile: sourced.file).fragment(
-                fragment)
+            fragments[fragment.name.value] = try Lowering(
+                schema: schemaModel, fallbackFile: sourced.file, lineIndexes: lineIndexes
+            ).fragment(fragment)
         }
         let refetchQueries = try synthesizeRefetchQueries(definitions, fragments: &fragments)
         var result = CompiledDocuments()
@@ -92,17 +102,18 @@ public struct Compiler: Sendable {
                     node: operation, fallbackFile: sourced.file,
                     message: "Schema is not configured for \(operation.operation.rawValue) operations.")
             }
-            let lowering = Lowering(schema: schemaModel, fallbackFile: sourced.file)
+            let lowering = Lowering(schema: schemaModel, fallbackFile: sourced.file, lineIndexes: lineIndexes)
             result.operations[name] = try builder.operationArtifact(
                 name: name, kind: OperationKind(rawValue: operation.operation.rawValue) ?? .query, rootType: rootType,
                 variables: lowering.variables(operation),
-                selections: try lowering.selections(operation.selectionSet, parentType: rootType))
+                selections: try lowering.selections(operation.selectionSet, parentType: rootType),
+                position: lowering.position(of: operation))
         }
         var refetch: [String: RefetchMetadata] = [:]
         for query in refetchQueries {
             result.operations[query.name] = try builder.operationArtifact(
                 name: query.name, kind: .query, rootType: schemaModel.schema.queryType?.name ?? "Query",
-                variables: query.variables, selections: query.selections)
+                variables: query.variables, selections: query.selections, position: fragments[query.fragment]?.position)
             refetch[query.fragment] = query.metadata
         }
         return CompilationResult(documents: result, refetch: refetch)

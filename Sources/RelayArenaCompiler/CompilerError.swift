@@ -14,7 +14,8 @@ public struct GraphQLSourceFile: Sendable {
 }
 
 /// A compile error at a position in a source file; `description` is `FILE:LINE:COLUMN: error: MESSAGE`.
-/// Line and column are 1-based; the column counts characters from the start of the line.
+/// Line and column are 1-based; the column counts characters from the start of the line. The
+/// message is one line: line breaks (GraphQLSwift prints wide literals over several) become spaces.
 public struct CompilerError: Error, CustomStringConvertible, Sendable {
     public var file: String
     public var line: Int
@@ -25,13 +26,22 @@ public struct CompilerError: Error, CustomStringConvertible, Sendable {
         self.file = file
         self.line = line
         self.column = column
-        self.message = message
+        self.message = Self.oneLine(message)
     }
 
     public var description: String { "\(file):\(line):\(column): error: \(message)" }
 }
 
 extension CompilerError {
+    /// Each line break and the indentation after it become one space.
+    static func oneLine(_ message: String) -> String {
+        guard message.contains(where: \.isNewline) else { return message }
+        return message.split(whereSeparator: \.isNewline)
+            .map { $0.drop(while: \.isWhitespace) }
+            .filter { !$0.isEmpty }
+            .joined(separator: " ")
+    }
+
     /// Position of an AST node; nodes always carry their `Source`, which names the file, so this
     /// stays right when definitions from many files are validated as one document.
     init(node: any GraphQL.Node, fallbackFile: String, message: String) {

@@ -115,6 +115,8 @@ struct IRFragment: Sendable {
     /// `@inline`: spreads of it are read eagerly (relay's inline data fragments).
     var inline: Bool = false
     var selections: [IRSelection]
+    /// Where the definition was written; only for error messages.
+    var position: IRPosition? = nil
 }
 
 /// One `@argumentDefinitions` entry or operation variable.

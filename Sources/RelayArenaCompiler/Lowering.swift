@@ -6,6 +6,8 @@ struct Lowering {
     let schema: SchemaModel
     /// Reported for nodes without a location (never expected after parsing with locations).
     let fallbackFile: String
+    /// Each document source's line index, by source name (fields are positioned from these).
+    var lineIndexes: [String: SourceLineIndex] = [:]
 
     func selections(_ selectionSet: SelectionSet, parentType: String) throws -> [IRSelection] {
         var result: [IRSelection] = []
@@ -184,9 +186,14 @@ struct Lowering {
         field.connection = IRConnection(key: key, filters: filters)
     }
 
-    private func position(of node: any GraphQL.Node) -> IRPosition {
-        let located = CompilerError(node: node, fallbackFile: fallbackFile, message: "")
-        return IRPosition(file: located.file, line: located.line, column: located.column)
+    /// Every field is positioned, so this must not rescan the document from its start.
+    func position(of node: any GraphQL.Node) -> IRPosition {
+        guard let loc = node.loc, let index = lineIndexes[loc.source.name] else {
+            let located = CompilerError(node: node, fallbackFile: fallbackFile, message: "")
+            return IRPosition(file: located.file, line: located.line, column: located.column)
+        }
+        let (line, column) = index.lineAndColumn(utf8Offset: loc.start)
+        return IRPosition(file: loc.source.name, line: line, column: column)
     }
 
     /// `nil` when a literal `@include(if: false)` / `@skip(if: true)` removes the selection;
@@ -226,7 +233,7 @@ struct Lowering {
             argumentDefinitions: RelayDirectives.argumentDefinitions(definition),
             plural: RelayDirectives.isPlural(definition),
             inline: definition.directives.contains { $0.name.value == "inline" },
-            selections: try selections(definition.selectionSet, parentType: type))
+            selections: try selections(definition.selectionSet, parentType: type), position: position(of: definition))
     }
 
     func variables(_ operation: OperationDefinition) -> [IRArgumentDefinition] {
