@@ -280,6 +280,8 @@ void *ra_calloc(size_t count, size_t size) {
     return alloc(count * size, true, false);
 }
 
+void *ra_malloc_huge(size_t n) { return alloc(n, false, true); }
+
 void *ra_calloc_table(size_t count, size_t size) {
     if (size && count > SIZE_MAX / 2 / size) return NULL;
     return alloc(count * size, true, true);

@@ -14,6 +14,9 @@ void *_Nullable ra_malloc(size_t n);
 void *_Nullable ra_calloc(size_t count, size_t size);
 /// ra_calloc for a table read at random (a filter, an index): a large one is given huge pages.
 void *_Nullable ra_calloc_table(size_t count, size_t size);
+/// ra_malloc on huge pages for a large block (not zeroed): one filled at once, a file read whole,
+/// faults ~7 times for 12 MB instead of 3,000.
+void *_Nullable ra_malloc_huge(size_t n);
 void *_Nullable ra_realloc(void *_Nullable p, size_t n);
 void ra_dealloc(void *_Nullable p);
 /// ra_dealloc of a block of which only the first `used` bytes were ever written: a large block

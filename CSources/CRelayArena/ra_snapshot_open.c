@@ -428,7 +428,7 @@ static bool needs_rekey(const ra_source *s, const snap_header *h) {
     return longest_run(s->index, s->index_cap) > RA_PROBE_LIMIT || ra_probes_exceed(s->shapes.probes, s->shapes.n);
 }
 
-// A source over checked bytes `b` (a block of ra_malloc's), which it then owns; `*rekey` says
+// A source over checked bytes `b` (a block of ra_malloc's or ra_malloc_huge's), which it then owns; `*rekey` says
 // whether it must be hashed anew (opened, below, does it).
 static ra_source *_Nullable snap_open(uint8_t *b, size_t n, ra_error *err, bool *rekey) {
     snap_header h;
@@ -606,7 +606,7 @@ ra_source *ra_source_open_snapshot(const char *path, ra_error *err) {
         return NULL;
     }
     size_t n = (size_t)st.st_size;
-    uint8_t *b = ra_malloc(n ? n : 1);
+    uint8_t *b = ra_malloc_huge(n ? n : 1);  // (a 100k-todo file: 3 ms to read so, 11 ms on small pages)
     if (!b) {
         close(fd);
         ra_error_set(err, RA_ERR_NOMEM, 0, "out of memory opening a snapshot");

@@ -13,7 +13,7 @@ public enum DocumentLimits {
     /// Literals wider than a line (80 characters printed) enclosing one another. GraphQLSwift's
     /// printer prints such a literal twice (on one line, then as a block) when a validation
     /// message quotes it, so each one nested in another doubles the work.
-    public static let wideLiteralNesting = 4
+    public static let wideLiteralNesting = 10
     /// Fragment spreads inside one another: an operation spreading a fragment that spreads
     /// another is a chain of two.
     public static let spreadChain = 100
