@@ -14,7 +14,12 @@ extension Bench {
         var storeOld: Double, storeLeaked: Double
     }
 
-    static let floodIDs = 200_000, floodKeys = 100_000, floodRecords = 100_000, floodRounds = 7
+    static let floodRounds = 7
+    /// 200k IDs, 100k keys and 100k records at the default 100k todos; fewer for a smaller list
+    /// (the suite's small runs prove the figures run, they are no measurement).
+    var floodIDs: Int { min(200_000, 2 * todos) }
+    var floodKeys: Int { min(100_000, todos) }
+    var floodRecords: Int { min(100_000, todos) }
 
     /// The median over rounds of `flooded ÷ random`, the two alternating which goes first.
     func floodRatio(_ flooded: () throws -> Void, _ random: () throws -> Void) rethrows -> (
@@ -31,28 +36,28 @@ extension Bench {
     }
 
     func floodFigures() throws -> FloodFigures {
-        let plan = try TodoListSetup.plan(todos: Self.floodIDs)
+        let plan = try TodoListSetup.plan(todos: floodIDs)
         let keyPlan = try TodoListSetup.plan(todos: 1)
         let limits = NormalizationLimits(maxBytes: 1 << 30)
         func ingest(_ bytes: [UInt8], _ p: NormalizationPlan) throws {
             _ = try RecordStore().commit(response: bytes, plan: p, limits: limits)
         }
         func figures(_ kind: HashFloodKind) throws -> (ids: (Double, Double), keys: Double, store: Double) {
-            let random = HashFloodWorkload.texts(Self.floodIDs, .random)
-            let flooded = HashFloodWorkload.texts(Self.floodIDs, kind)
+            let random = HashFloodWorkload.texts(floodIDs, .random)
+            let flooded = HashFloodWorkload.texts(floodIDs, kind)
             let idsR = HashFloodWorkload.response(ids: random)
             let idsF = HashFloodWorkload.response(ids: flooded)
             let ids = try floodRatio({ try ingest(idsF, plan) }, { try ingest(idsR, plan) })
-            let keysR = HashFloodWorkload.response(unselectedKeys: Array(random.prefix(Self.floodKeys)))
-            let keysF = HashFloodWorkload.response(unselectedKeys: Array(flooded.prefix(Self.floodKeys)))
+            let keysR = HashFloodWorkload.response(unselectedKeys: Array(random.prefix(floodKeys)))
+            let keysF = HashFloodWorkload.response(unselectedKeys: Array(flooded.prefix(floodKeys)))
             let keys = try floodRatio({ try ingest(keysF, keyPlan) }, { try ingest(keysR, keyPlan) })
-            let storeR = HashFloodWorkload.storeFile(ids: Array(random.prefix(Self.floodRecords)))
-            let storeF = HashFloodWorkload.storeFile(ids: Array(flooded.prefix(Self.floodRecords)))
+            let storeR = HashFloodWorkload.storeFile(ids: Array(random.prefix(floodRecords)))
+            let storeF = HashFloodWorkload.storeFile(ids: Array(flooded.prefix(floodRecords)))
             let store = try floodRatio(
                 { _ = try RecordStore(relayJSON: storeF) }, { _ = try RecordStore(relayJSON: storeR) })
             return ((ids.ratio, ids.random), keys.ratio, store.ratio)
         }
-        progress("hash flooding: \(Self.floodIDs) IDs crafted for the old fixed hash vs random ones")
+        progress("hash flooding: \(floodIDs) IDs crafted for the old fixed hash vs random ones")
         let old = try figures(.oldFixedHash)
         progress("hash flooding: the same under a known key (the probe bound rekeys)")
         let leaked = HashFloodWorkload.leakedKey

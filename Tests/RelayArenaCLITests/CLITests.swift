@@ -271,6 +271,14 @@ final class CLITests: CLITestCase {
             XCTAssertGreaterThan(number(key) ?? 0, 0, key)
         }
         XCTAssertGreaterThan(number("notify_1pct_models_called") ?? 0, 0)
+        // The flooding figures: flooded ÷ random ingest, medians of paired rounds.
+        for key in [
+            "flood_ids_old_hash_ratio_median", "flood_ids_known_key_ratio_median", "flood_keys_old_hash_ratio_median",
+            "flood_keys_known_key_ratio_median", "flood_store_old_hash_ratio_median",
+            "flood_store_known_key_ratio_median",
+        ] {
+            XCTAssertGreaterThan(number(key) ?? 0, 0, key)
+        }
         XCTAssertEqual(number("refetch_identical_models_called"), 0)
     }
 }
