@@ -71,15 +71,19 @@ public struct TodoListWorkload: Sendable {
     }
 }
 
-/// SplitMix64: tiny, seeded, the same on every platform.
-struct SplitMix {
+/// SplitMix64: tiny, seeded, the same on every platform (the workloads' and the tests' generator:
+/// a seed replays a run exactly).
+public struct SplitMix: Sendable {
     var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
+    public init(seed: UInt64) { state = seed }
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+
+    /// Uniform enough for picking among `bound` choices (`bound` > 0).
+    public mutating func next(below bound: Int) -> Int { Int(next() % UInt64(max(bound, 1))) }
 }

@@ -26,7 +26,7 @@ final class CompilerFuzzTests: XCTestCase {
         for (index, seed) in seeds.enumerated() {
             check(seed.text, compiler: compilers[seed.schema]!, label: "seed \(index)")
         }
-        var random = SplitMix64(seed: seed)
+        var random = SplitMix(seed: seed)
         let start = Date()
         var ran = 0
         var slowest: (seconds: Double, iteration: Int) = (0, 0)
@@ -122,7 +122,7 @@ final class CompilerFuzzTests: XCTestCase {
         "{a: {a: {a: {a:", "}}}}",
     ]
 
-    private static func mutate(_ text: String, other: String, _ random: inout SplitMix64) -> String {
+    private static func mutate(_ text: String, other: String, _ random: inout SplitMix) -> String {
         var bytes = Array(text.utf8)
         func position() -> Int { random.next(below: bytes.count + 1) }
         func range() -> Range<Int> {
@@ -171,11 +171,11 @@ final class CompilerFuzzTests: XCTestCase {
 
     /// Operations and fragments of random fields, literals, conditions and spreads (which may name
     /// fragments that do not exist, or form cycles): mostly invalid, sometimes deep.
-    private static func randomDocument(_ random: inout SplitMix64) -> String {
+    private static func randomDocument(_ random: inout SplitMix) -> String {
         let fragments = random.next(below: 6)
         // Selections left to write, so that nesting (sometimes hundreds deep) stays bounded in size.
         var budget = 300
-        func selections(_ random: inout SplitMix64) -> String {
+        func selections(_ random: inout SplitMix) -> String {
             var out = "{ "
             for _ in 0...random.next(below: 4) {
                 budget -= 1
@@ -201,7 +201,7 @@ final class CompilerFuzzTests: XCTestCase {
         return text
     }
 
-    private static func literal(_ depth: Int, _ random: inout SplitMix64) -> String {
+    private static func literal(_ depth: Int, _ random: inout SplitMix) -> String {
         guard depth > 0 else {
             return ["1", "\"me\"", "$v", "null", "EMPIRE", "\"\(String(repeating: "x", count: 90))\""][
                 random.next(below: 6)]
@@ -212,21 +212,4 @@ final class CompilerFuzzTests: XCTestCase {
         default: return literal(depth - 1, &random)
         }
     }
-}
-
-/// A small deterministic generator (SplitMix64), so a seed replays a run exactly.
-struct SplitMix64 {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform enough for picking among `bound` choices (`bound` > 0).
-    mutating func next(below bound: Int) -> Int { Int(next() % UInt64(max(bound, 1))) }
 }

@@ -205,6 +205,19 @@ final class SnapshotTests: XCTestCase {
         XCTAssertEqual(loaded.recordCount, records, "the same IDs found, not added again")
     }
 
+    /// The same list merged into `loaded` finds every ID (adds no record), and `loaded` exports
+    /// as `original` does.
+    func assertMergesAsTheOriginal(
+        _ loaded: RecordStore, _ original: RecordStore, todos: Int, _ message: String, line: UInt = #line
+    ) throws {
+        let records = loaded.recordCount
+        try loaded.commit(response: TodoListWorkload(todos: todos).response(), plan: TodoListSetup.plan(todos: todos))
+        XCTAssertEqual(loaded.recordCount, records, message, line: line)
+        XCTAssertEqual(
+            String(decoding: loaded.relayJSON(), as: UTF8.self), String(decoding: original.relayJSON(), as: UTF8.self),
+            line: line)
+    }
+
     /// A file may bring a key chosen with its records: here every used index slot is moved into one
     /// run at the start (still a valid index of the right count, a checksum that fits). No random
     /// key lays an index out so; the opener rekeys it, and every record is found.
@@ -225,11 +238,7 @@ final class SnapshotTests: XCTestCase {
         XCTAssertTrue(FileManager.default.createFile(atPath: p, contents: Data(bytes)))
         let loaded = try RecordStore(snapshotAt: p)
         XCTAssertEqual(loaded.source.hashStats.rekeys, 1)
-        let records = loaded.recordCount
-        try loaded.commit(response: TodoListWorkload(todos: 3000).response(), plan: TodoListSetup.plan(todos: 3000))
-        XCTAssertEqual(loaded.recordCount, records, "every ID found through the rebuilt index")
-        XCTAssertEqual(
-            String(decoding: loaded.relayJSON(), as: UTF8.self), String(decoding: original.relayJSON(), as: UTF8.self))
+        try assertMergesAsTheOriginal(loaded, original, todos: 3000, "every ID found through the rebuilt index")
     }
 
     /// A store made in another process (another key) opens as it is and merges this process's
@@ -242,11 +251,7 @@ final class SnapshotTests: XCTestCase {
         SourceHandle.setHashKey(UInt64.random(in: .min ... .max), UInt64.random(in: .min ... .max))
         let loaded = try RecordStore(snapshotAt: p)
         XCTAssertEqual(loaded.source.hashStats.rekeys, 0, "a consistent file of another key opens as it is")
-        let records = loaded.recordCount
-        try loaded.commit(response: TodoListWorkload(todos: 300).response(), plan: TodoListSetup.plan(todos: 300))
-        XCTAssertEqual(loaded.recordCount, records, "every ID found under the file's key")
-        XCTAssertEqual(
-            String(decoding: loaded.relayJSON(), as: UTF8.self), String(decoding: original.relayJSON(), as: UTF8.self))
+        try assertMergesAsTheOriginal(loaded, original, todos: 300, "every ID found under the file's key")
     }
 
     // MARK: Files changed by someone else
