@@ -19,6 +19,10 @@ let package = Package(
             targets: ["RelayArenaWorkloads", "RelayArenaHTTPWorkloads", "YajlBaseline"]
         ),
         .executable(name: "relay-arena", targets: ["relay-arena"]),
+        // Not API: the malloc interposer the quick bench preloads (LD_PRELOAD) into the child that
+        // counts its allocation rows; `relay-arena bench` looks for it beside its own executable.
+        // No executable links it, so no user's normalize, fetch or ingest allocates through it.
+        .library(name: "RelayArenaAllocationCounter", type: .dynamic, targets: ["CAllocationCounter"]),
         // The plugin's tool: `relay-arena generate` alone (compiler and generator, no HTTP stack).
         .executable(name: "relay-arena-generate", targets: ["relay-arena-generate"]),
         // Build-tool plugin: generates a target's typed views with relay-arena-generate.
@@ -96,8 +100,8 @@ let package = Package(
             ],
             path: "Sources/RelayArenaHTTP"
         ),
-        // Benchmark scaffolding, in no library a user links. The malloc interposer counting the
-        // process's allocations for the quick bench (linked into relay-arena only).
+        // Benchmark scaffolding, in no library a user links. The malloc interposer counting a
+        // process's allocations, built only as the RelayArenaAllocationCounter shared library.
         .target(name: "CAllocationCounter", path: "CSources/CAllocationCounter"),
         // yajl with no-op callbacks, the parser's ceiling; yajl's own allocator, no C core header.
         .target(name: "CYajlBaseline", dependencies: ["CYajl"], path: "CSources/CYajlBaseline"),
@@ -119,7 +123,7 @@ let package = Package(
             name: "relay-arena",
             dependencies: [
                 "RelayArena", "RelayArenaCompiler", "RelayArenaHTTP", "RelayArenaWorkloads", "RelayArenaHTTPWorkloads",
-                "YajlBaseline", "CAllocationCounter", "RelayArenaGenerateCommand",
+                "YajlBaseline", "RelayArenaGenerateCommand",
                 .product(
                     name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Compiler"])),
             ],

@@ -1,7 +1,8 @@
-// Interposes the allocator entry points in the executable and forwards to glibc's own
-// (__libc_*), counting each allocation. ELF symbol interposition makes every library in the
-// process (Swift runtime, Foundation, yajl) allocate through these. Not built under ASan or
-// other sanitizers, which interpose the same symbols themselves.
+// Interposes the allocator entry points and forwards to glibc's own (__libc_*), counting each
+// allocation. Preloaded (LD_PRELOAD), the library comes first in the lookup order, so ELF symbol
+// interposition makes every library in the process (Swift runtime, Foundation, yajl) allocate
+// through these. Not built under ASan or other sanitizers, which interpose the same symbols
+// themselves.
 #include "allocation_counter.h"
 #include <stddef.h>
 #include <stdatomic.h>

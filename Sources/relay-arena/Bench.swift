@@ -1,7 +1,6 @@
 // `relay-arena bench`: the quick suite on a generated to-do list — ingest, refetch merge, reads —
 // beside yajl alone and Foundation's decoders, all measured in this run on the same bytes.
 import ArgumentParser
-import CAllocationCounter
 import Foundation
 import RelayArena
 import RelayArenaCompiler
@@ -25,6 +24,11 @@ struct Bench: ParsableCommand {
         name: .customLong("long-text-mb"),
         help: "Size of the one long text of the long-token figure, in MB (0: skip it).")
     var longTextMB: Int = 200
+
+    /// The child that counts the allocation rows (BenchAllocations.swift), run with the allocation
+    /// counter preloaded; not part of the command line's surface.
+    @Flag(name: .customLong("allocations-only"), help: .private)
+    var allocationsOnly = false
 
     func validate() throws {
         guard todos >= 1 else { throw ValidationError("--todos must be at least 1") }
@@ -71,6 +75,7 @@ struct Bench: ParsableCommand {
     }
 
     func run() throws {
+        if allocationsOnly { return try printAllocationCounts() }
         progress("streaming the response from a file in a child process (peak RSS)")
         let peakRSS = try streamingPeakRSS()
         let operation = try TodoListSetup.operation()
@@ -130,7 +135,7 @@ struct Bench: ParsableCommand {
         try store.commit(response: first, plan: plan, limits: limits)
 
         progress("reads: one field (text of one todo, \(Self.fieldReads) reads)")
-        let (nsPerField, readAllocations) = try oneFieldRead(store)
+        let nsPerField = try oneFieldRead(store, rounds: repetitions).nsPerRead
 
         progress("reads: text and complete of every todo")
         var fields = 0
@@ -138,9 +143,7 @@ struct Bench: ParsableCommand {
         guard fields == 2 * todos else {
             throw RelayArenaError(code: .misuse, message: "reads found \(fields) fields, expected \(2 * todos)")
         }
-        let walkAllocationsBefore = ra_process_allocations()
-        _ = TodoListReads.textAndComplete(store, first: todos)
-        let readTodosAllocations = walkAllocationsBefore < 0 ? nil : ra_process_allocations() - walkAllocationsBefore
+        let allocations = try allocationCounts(store)
 
         progress("snapshots: write (vs write + fsync of as many bytes), open + verify + first read, first write's copy")
         let snap = try snapshotFigures(store)
@@ -193,9 +196,9 @@ struct Bench: ParsableCommand {
             ("stream_peak_rss_bytes", peakRSS.map { String($0.peak) } ?? "null", nil),
             ("stream_rss_growth_bytes", peakRSS.map { String($0.peak - $0.baseline) } ?? "null", nil),
             ("read_ns_per_field", fmt(nsPerField), nil),
-            ("read_allocations", readAllocations.map { String($0) } ?? "null", nil),
+            ("read_allocations", allocations.readAllocations.map { String($0) } ?? "null", nil),
             ("read_todos_seconds", fmt(readTodos), nil),
-            ("read_todos_allocations", readTodosAllocations.map { String($0) } ?? "null", nil),
+            ("read_todos_allocations", allocations.readTodosAllocations.map { String($0) } ?? "null", nil),
         ]
         rows += [
             ("snapshot_bytes", String(snap.bytes), nil),
@@ -535,9 +538,12 @@ struct Bench: ParsableCommand {
 
     /// The cost of one field read, as Benchmarks/Reads "One field read (text of one todo)": under
     /// one snapshot, the todo's record and the `text` key symbol are resolved once, then
-    /// `fieldReads` reads of `s.field(todo, key)` are timed (best of `repetitions`). Returns ns per
-    /// read and the allocations of one such loop (nil when the malloc counter is unavailable).
-    func oneFieldRead(_ store: RecordStore) throws -> (nsPerRead: Double, allocations: Int?) {
+    /// `fieldReads` reads of `s.field(todo, key)` are timed (best of `rounds`). Returns ns per
+    /// read and, with `count` (the allocation counter, in the child that counts), the allocations
+    /// of one more such loop.
+    func oneFieldRead(_ store: RecordStore, rounds: Int, count: AllocationCounter.Count? = nil) throws -> (
+        nsPerRead: Double, allocations: Int?
+    ) {
         try store.withSnapshot { s in
             // Todo:1 as in Reads.swift; Todo:0 when the list holds a single todo.
             let ids = ["VG9kbzox", "VG9kbzow"]
@@ -559,7 +565,7 @@ struct Bench: ParsableCommand {
                 return checksum
             }
             var bestSeconds = Double.infinity
-            for _ in 0..<repetitions {
+            for _ in 0..<rounds {
                 let start = DispatchTime.now().uptimeNanoseconds
                 let checksum = loop()
                 bestSeconds = min(bestSeconds, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
@@ -568,9 +574,10 @@ struct Bench: ParsableCommand {
                         code: .misuse, message: "field reads summed \(checksum) bytes, expected \(expected)")
                 }
             }
-            let before = ra_process_allocations()
+            guard let count else { return (bestSeconds * 1e9 / Double(Self.fieldReads), nil) }
+            let before = count()
             let checksum = loop()
-            let allocations = before < 0 ? nil : Int(ra_process_allocations() - before)
+            let allocations = Int(count() - before)
             guard checksum == expected else {
                 throw RelayArenaError(
                     code: .misuse, message: "field reads summed \(checksum) bytes, expected \(expected)")
