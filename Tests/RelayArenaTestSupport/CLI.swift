@@ -17,6 +17,13 @@ public enum CLI {
         return dir.appendingPathComponent("relay-arena")
     }
 
+    /// The allocation counter's shared library (the RelayArenaAllocationCounter product), which
+    /// `relay-arena bench` preloads into the child that counts its allocation rows; built beside
+    /// `relay-arena` by `swift build` and `swift test`, or by `--product RelayArenaAllocationCounter`.
+    public static var allocationCounterLibrary: URL {
+        executable.deletingLastPathComponent().appendingPathComponent("libRelayArenaAllocationCounter.so")
+    }
+
     /// A fixed hash key for runs whose snapshots are compared byte for byte across processes (a
     /// snapshot's bytes are laid out under its key, which each process otherwise draws at random).
     public static let fixedHashKey = ["RELAY_ARENA_HASH_KEY": "0123456789abcdef0fedcba987654321"]
