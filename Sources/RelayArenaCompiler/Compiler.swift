@@ -48,7 +48,7 @@ public struct Compiler: Sendable {
 
     /// `compile`, plus the metadata of `@refetchable` fragments (their synthesized queries are
     /// among the operations).
-    public func compileWithMetadata(_ documents: [GraphQLSourceFile]) throws -> CompilationResult {
+    package func compileWithMetadata(_ documents: [GraphQLSourceFile]) throws -> CompilationResult {
         var definitions: [SourcedDefinition] = []
         var template: Document?
         var lineIndexes: [String: SourceLineIndex] = [:]

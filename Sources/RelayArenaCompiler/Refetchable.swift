@@ -4,10 +4,10 @@ import GraphQL
 import RelayArena
 
 /// What compiling produced, plus what only the Swift generator needs (relay's artifact metadata).
-public struct CompilationResult: Sendable {
-    public var documents: CompiledDocuments
+package struct CompilationResult: Sendable {
+    package var documents: CompiledDocuments
     /// `metadata.refetch` of each `@refetchable` fragment, by fragment name.
-    public var refetch: [String: RefetchMetadata]
+    package var refetch: [String: RefetchMetadata]
 }
 
 extension RelayDirectives {

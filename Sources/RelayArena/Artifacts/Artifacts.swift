@@ -160,13 +160,13 @@ public struct ConnectionHandle: Sendable, Hashable {
     }
 
     /// `__<key>_connection` (relay's getRelayHandleKey).
-    public var handleName: String { "__\(key)_connection" }
+    package var handleName: String { "__\(key)_connection" }
 
     /// Arguments that never count as filters (relay's ConnectionInterface.isConnectionCall).
-    public static let paginationArguments: Set<String> = ["first", "last", "after", "before", "find", "surrounds"]
+    package static let paginationArguments: Set<String> = ["first", "last", "after", "before", "find", "surrounds"]
 
     /// The field's arguments that name its connection: `filters`, or all but the pagination ones.
-    public func filterArguments(of args: [Argument]) -> [Argument] {
+    func filterArguments(of args: [Argument]) -> [Argument] {
         args.filter { filters?.contains($0.name) ?? !Self.paginationArguments.contains($0.name) }
     }
 }
@@ -226,7 +226,7 @@ public struct InlineDataFragment: Sendable, Hashable {
     /// unset variable is `null`, as relay keeps the passed `undefined`), else to its default
     /// (`null` without one) — the values normalization inlined the fragment with. A parent
     /// fragment's same-named local never leaks in: every declared argument is bound here.
-    public func variables(args: [Argument], parent variables: Variables) -> Variables {
+    func variables(args: [Argument], parent variables: Variables) -> Variables {
         var result = variables
         for definition in argumentDefinitions {
             if let passed = args.first(where: { $0.name == definition.name }) {

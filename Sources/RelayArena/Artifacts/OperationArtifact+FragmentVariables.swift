@@ -12,7 +12,7 @@ extension OperationArtifact {
     ///
     /// Throws when the operation never spreads the fragment, or spreads it more than once with
     /// arguments that resolve differently (no one reference to take).
-    public func fragmentVariables(
+    package func fragmentVariables(
         of fragment: FragmentArtifact, variables: Variables, fragments: [String: FragmentArtifact]
     ) throws -> Variables {
         let root = effectiveVariables(variables)

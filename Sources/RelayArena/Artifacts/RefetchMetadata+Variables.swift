@@ -7,7 +7,7 @@ extension RefetchMetadata {
     /// then those `given`; the identifier variable (a `node` refetch's `id`) from `dataID` when
     /// `given` lacks it. Filtered to what `query` declares, its defaults applied, `null` for
     /// one declared but absent (the request's effective variables).
-    public func refetchVariables(
+    package func refetchVariables(
         query: OperationArtifact, owner: FragmentOwner?, fragment: Variables, given: Variables, dataID: String
     ) -> Variables {
         var merged: Variables = [:]
@@ -21,7 +21,7 @@ extension RefetchMetadata {
     /// Where the fragment sits in the refetch query's result once it is in `store`: the
     /// identifier's record for a `node` refetch, else the record at `fragmentPathInResult` from
     /// the root; `nil` when the result holds none there.
-    public func fragmentRecord(query: OperationArtifact, variables: Variables, in store: RecordStore) -> String? {
+    package func fragmentRecord(query: OperationArtifact, variables: Variables, in store: RecordStore) -> String? {
         if let identifierField, case .string(let dataID)? = variables[identifierField] { return dataID }
         let root = ReadSelector.operation(query, variables: variables).read(store)
         var dataID = RecordStore.rootID

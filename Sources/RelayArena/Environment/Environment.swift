@@ -74,7 +74,7 @@ public final class Environment {
     }
 
     /// Identical requests now in flight are sent once; how many distinct ones are.
-    public var requestsInFlight: Int { inFlight.count }
+    package var requestsInFlight: Int { inFlight.count }
 
     // MARK: Fetching
 
@@ -177,7 +177,7 @@ public final class Environment {
     public func collectionFinished() async { await collection?.value }
 
     /// The data IDs the last scheduled collection removed.
-    public private(set) var lastCollected: [String] = []
+    package private(set) var lastCollected: [String] = []
 
     // MARK: Invalidation
 

@@ -41,7 +41,7 @@ extension JSONValue: Decodable {
     }
 
     /// The members of an object value, `nil` for anything else.
-    public var objectMembers: [JSONMember]? {
+    package var objectMembers: [JSONMember]? {
         if case .object(let m) = self { return m }
         return nil
     }

@@ -70,7 +70,7 @@ extension JSONValue {
     }
 
     /// JavaScript truthiness (`Boolean(value)`), used for `@include` / `@skip` variables.
-    public var isTruthy: Bool {
+    package var isTruthy: Bool {
         switch self {
         case .null: return false
         case .bool(let b): return b

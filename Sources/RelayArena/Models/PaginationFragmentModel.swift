@@ -38,7 +38,7 @@ public final class PaginationFragmentModel<F: RefetchableFragment> {
     /// The page query's variables, as relay builds them: the owner's and the fragment's, the
     /// direction's count and cursor (the other direction's null), the record's ID; filtered to
     /// what the query declares.
-    public func pageVariables(count: Int, forward: Bool) -> Variables {
+    package func pageVariables(count: Int, forward: Bool) -> Variables {
         let given = F.refetchMetadata.connection?.pageArguments(
             count: count, cursor: state(forward: forward).cursor, forward: forward)
         return refetchable.refetchVariables(given ?? [:])
@@ -73,7 +73,7 @@ public final class PaginationFragmentModel<F: RefetchableFragment> {
 extension ConnectionMetadata {
     /// relay's `getConnectionState`: the connection's cursor in that direction and whether there
     /// is more, from the fragment's `data`.
-    public func state(in data: ReadValue?, forward: Bool) -> (cursor: String?, hasMore: Bool) {
+    package func state(in data: ReadValue?, forward: Bool) -> (cursor: String?, hasMore: Bool) {
         var value = data
         for key in path { value = value?[key] }
         // (Matched, not compared: a ReadValue compares by its JSON text, the whole list's.)
@@ -89,7 +89,7 @@ extension ConnectionMetadata {
 
     /// relay's `getPaginationVariables`: that direction's count and cursor, the other's null
     /// (merged over the owner's and the fragment's variables by `refetchVariables`).
-    public func pageArguments(count: Int, cursor: String?, forward: Bool) -> Variables {
+    package func pageArguments(count: Int, cursor: String?, forward: Bool) -> Variables {
         var given: Variables = [:]
         let (this, other) = forward ? (self.forward, backward) : (backward, self.forward)
         if let other {

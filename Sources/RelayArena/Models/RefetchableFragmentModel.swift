@@ -22,7 +22,7 @@ public final class RefetchableFragmentModel<F: RefetchableFragment> {
 
     /// The refetch query's variables for `variables`, as relay merges them: the owner's, then the
     /// fragment's, then those given; the identifier variable from the record's ID when not given.
-    public func refetchVariables(_ variables: Variables = [:]) -> Variables {
+    package func refetchVariables(_ variables: Variables = [:]) -> Variables {
         let pointer = fragment.pointer
         return F.refetchMetadata.refetchVariables(
             query: F.RefetchQuery.artifact, owner: pointer.owner, fragment: pointer.effectiveVariables,

@@ -7,7 +7,7 @@ public typealias Variables = [String: JSONValue]
 extension OperationArtifact {
     /// Every declared variable; a missing or `null` value takes the declared default (Relay's
     /// deviation from the GraphQL spec), else `null`. Undeclared variables are dropped.
-    public func effectiveVariables(_ given: Variables) -> Variables {
+    package func effectiveVariables(_ given: Variables) -> Variables {
         var out: Variables = [:]
         for def in variables {
             if let v = given[def.name], v != .null {
@@ -21,7 +21,7 @@ extension OperationArtifact {
 
     /// relay's request identifier: the operation's name and its effective variables as JSON, keys
     /// sorted (relay's stableCopy): identical requests, equal identifiers (one flight; one root).
-    public func requestIdentifier(_ given: Variables) -> String {
+    func requestIdentifier(_ given: Variables) -> String {
         requestIdentifier(effective: effectiveVariables(given))
     }
 
@@ -34,7 +34,7 @@ extension OperationArtifact {
     }
 
     /// Effective variables in declaration order, for printing (`__fragmentOwner`).
-    public func effectiveVariableMembers(_ given: Variables) -> [JSONMember] {
+    func effectiveVariableMembers(_ given: Variables) -> [JSONMember] {
         let eff = effectiveVariables(given)
         return variables.map { JSONMember($0.name, eff[$0.name] ?? .null) }
     }
@@ -62,12 +62,12 @@ extension ArgumentValue {
 
 extension ScalarField {
     /// The storage key with these variables (relay's getStorageKey).
-    public func storageKey(_ variables: Variables) -> String { StorageKey.of(self, variables) }
+    package func storageKey(_ variables: Variables) -> String { StorageKey.of(self, variables) }
 }
 
 extension LinkedField {
     /// The storage key with these variables (relay's getStorageKey).
-    public func storageKey(_ variables: Variables) -> String { StorageKey.of(self, variables) }
+    package func storageKey(_ variables: Variables) -> String { StorageKey.of(self, variables) }
 }
 
 enum StorageKey {

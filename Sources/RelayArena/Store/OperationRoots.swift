@@ -32,20 +32,20 @@ public final class OperationRoots {
     public let now: () -> Milliseconds
 
     /// relay's `_currentWriteEpoch`: one more for every notify.
-    public private(set) var currentWriteEpoch = 0
+    package private(set) var currentWriteEpoch = 0
     /// relay's `_globalInvalidationEpoch`: the epoch of the last `invalidateStore`.
-    public private(set) var globalInvalidationEpoch: Int?
+    package private(set) var globalInvalidationEpoch: Int?
 
     /// Roots by request identifier, and the order they were made (marking goes in this order).
     private var roots: [String: Root] = [:]
     private var order: [String] = []
     /// Called when a release drops a root (relay then schedules a collection).
-    public var onRootDropped: (() -> Void)?
+    package var onRootDropped: (() -> Void)?
     /// Changes whenever a root is added: a collection marked before must not sweep.
-    public private(set) var generation = 0
+    package private(set) var generation = 0
 
     /// Identifiers of roots with no retain left, oldest first.
-    public private(set) var releaseBuffer: [String] = []
+    package private(set) var releaseBuffer: [String] = []
 
     public init(
         releaseBufferSize: Int = 10, queryCacheExpiration: Milliseconds? = nil,
@@ -126,7 +126,7 @@ public final class OperationRoots {
     }
 
     /// The roots' operations and variables, in the order they were made (what a collection marks from).
-    public var marking: [(operation: OperationArtifact, variables: Variables)] {
+    package var marking: [(operation: OperationArtifact, variables: Variables)] {
         order.compactMap { roots[$0].map { ($0.operation, $0.variables) } }
     }
 
@@ -138,13 +138,13 @@ public final class OperationRoots {
 
     /// The epoch the next notify will have: what an invalidation writes into its records
     /// (`__invalidated_at`).
-    public var nextWriteEpoch: Int { currentWriteEpoch + 1 }
+    package var nextWriteEpoch: Int { currentWriteEpoch + 1 }
 
     /// What relay's `notify` does besides calling subscriptions: the write epoch moves on; an
     /// invalidated store remembers it; the operation that wrote (if any) has its root stamped with
     /// the epoch and the time, or, a query retained by no one, is parked in a free slot of the
     /// release buffer (mutations and subscriptions never are).
-    public func didNotify(
+    package func didNotify(
         source: (operation: OperationArtifact, variables: Variables)? = nil, invalidateStore: Bool = false
     ) {
         currentWriteEpoch += 1

@@ -3,7 +3,7 @@
 
 extension RecordStore {
     /// The field an invalidated record carries: the write epoch of its invalidation.
-    public static let invalidatedAtKey = "__invalidated_at"
+    static let invalidatedAtKey = "__invalidated_at"
 
     /// Writes `__invalidated_at = epoch` into each of `dataIDs` the store holds as a record (an
     /// unknown or deleted one is left alone, as relay leaves it). Returns the data IDs written.
@@ -11,7 +11,7 @@ extension RecordStore {
     /// notifies with no updated records (relay adds these to its invalidated IDs, not its updated
     /// ones).
     @discardableResult
-    public func invalidate(records dataIDs: [String], epoch: Int) throws -> [String] {
+    package func invalidate(records dataIDs: [String], epoch: Int) throws -> [String] {
         var written: [String] = []
         var text = RelayJSONWriter()
         withSnapshot { s in

@@ -79,14 +79,14 @@ public final class RecordStore: @unchecked Sendable {
     /// payload made and then dropped (one that gave its fields to the general path while it was
     /// normalized). A store written out and
     /// loaded again (`relayJSON()`, `init(relayJSON:)`) has none. Walks the symbol table (a record is in its ID's entry).
-    public var unusedSlotBytes: Int {
+    package var unusedSlotBytes: Int {
         source.withReadLock { source.unusedSlotBytes }
     }
 
     /// How many record shapes the store holds: a shape is the field keys (and their values' kinds)
     /// that records with the same fields share, so that a record keeps its values alone. It grows
     /// with the kinds of records, not with their number; at most 65,536 (the first has no field).
-    public var shapeCount: Int {
+    package var shapeCount: Int {
         source.withReadLock { source.shapeCount }
     }
 

@@ -1,27 +1,28 @@
 // Typed reads over `RecordView.value(_:)`, one per GraphQL output shape. Each returns `nil` when
-// the field is absent, null, or holds another kind of value, so bad data never traps.
+// the field is absent, null, or holds another kind of value, so bad data never traps. Generated
+// views call them (`@_spi(Generated)`: their `FieldKey`s are the generator's slot numbers).
 import Foundation
 
 extension RecordView {
     /// One `String` per call; use `utf8(_:)` in hot loops.
-    public func string(_ key: FieldKey) -> String? {
+    @_spi(Generated) public func string(_ key: FieldKey) -> String? {
         if case .string(let s)? = value(key) { return s.string }
         return nil
     }
 
     /// The string's bytes in the arena, valid inside the snapshot only; no allocation.
-    public func utf8(_ key: FieldKey) -> BorrowedUTF8? {
+    @_spi(Generated) public func utf8(_ key: FieldKey) -> BorrowedUTF8? {
         if case .string(let s)? = value(key) { return s }
         return nil
     }
 
-    public func int(_ key: FieldKey) -> Int? {
+    @_spi(Generated) public func int(_ key: FieldKey) -> Int? {
         if case .int(let i)? = value(key) { return Int(truncatingIfNeeded: i) }
         return nil
     }
 
     /// GraphQL `Float`: integers are stored as integers, other numbers as their text.
-    public func double(_ key: FieldKey) -> Double? {
+    @_spi(Generated) public func double(_ key: FieldKey) -> Double? {
         switch value(key) {
         case .int(let i)?: return Double(i)
         case .number(let text)?: return Double(text.string)
@@ -29,49 +30,51 @@ extension RecordView {
         }
     }
 
-    public func bool(_ key: FieldKey) -> Bool? {
+    @_spi(Generated) public func bool(_ key: FieldKey) -> Bool? {
         if case .bool(let b)? = value(key) { return b }
         return nil
     }
 
-    public func enumValue<E: GraphQLEnum>(_ key: FieldKey, as type: E.Type = E.self) -> E? {
+    @_spi(Generated) public func enumValue<E: GraphQLEnum>(_ key: FieldKey, as type: E.Type = E.self) -> E? {
         if case .string(let s)? = value(key) { return E(utf8: s) }
         return nil
     }
 
     /// A custom scalar as JSON (parsed on access: custom scalars are not the hot path).
-    public func json(_ key: FieldKey) -> JSONValue? {
+    @_spi(Generated) public func json(_ key: FieldKey) -> JSONValue? {
         guard let v = value(key) else { return nil }
         return JSONValue(v)
     }
 
     /// A list of scalars or enums (stored as JSON text, decoded on access). Items that do not
     /// fit `T` read as `nil` when `T` is optional and are dropped otherwise.
-    public func scalarList<T: ScalarListElement>(_ key: FieldKey, of type: T.Type = T.self) -> [T]? {
+    @_spi(Generated) public func scalarList<T: ScalarListElement>(_ key: FieldKey, of type: T.Type = T.self) -> [T]? {
         guard let v = value(key), case .array(let items) = JSONValue(v) else { return nil }
         return items.compactMap(T._fromJSON)
     }
 
     /// A singular linked field; `nil` when absent, null, or the record is unknown or deleted.
-    public func linked<V: SelectionView>(_ key: FieldKey, as type: V.Type = V.self) -> V? {
+    @_spi(Generated) public func linked<V: SelectionView>(_ key: FieldKey, as type: V.Type = V.self) -> V? {
         guard case .link(let id)? = value(key), case .record(let r) = snapshot.record(id) else { return nil }
         return V(__view: RecordView(self, record: r))
     }
 
     /// A non-null linked field: when the data is missing, a view over no record (every field
     /// reads as absent) so the caller never traps; the read's `isMissingData` says so.
-    public func linkedOrEmpty<V: SelectionView>(_ key: FieldKey, as type: V.Type = V.self) -> V {
+    @_spi(Generated) public func linkedOrEmpty<V: SelectionView>(_ key: FieldKey, as type: V.Type = V.self) -> V {
         linked(key) ?? V(__view: RecordView(self, record: Self.emptyRecord))
     }
 
     /// A plural linked field as a collection of views made on access (no array is built).
-    public func list<E: ViewListElement>(_ key: FieldKey, of type: E.Type = E.self) -> ViewList<E>? {
+    @_spi(Generated) public func list<E: ViewListElement>(_ key: FieldKey, of type: E.Type = E.self) -> ViewList<E>? {
         guard case .links(let links)? = value(key) else { return nil }
         return ViewList(links: links, parent: self)
     }
 
     /// A non-null plural linked field: empty when the data is missing.
-    public func listOrEmpty<E: ViewListElement>(_ key: FieldKey, of type: E.Type = E.self) -> ViewList<E> {
+    @_spi(Generated) public func listOrEmpty<E: ViewListElement>(_ key: FieldKey, of type: E.Type = E.self) -> ViewList<
+        E
+    > {
         list(key) ?? ViewList(links: LinkList(reader: snapshot.reader, value: 0, count: 0), parent: self)
     }
 }

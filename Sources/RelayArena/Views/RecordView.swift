@@ -1,9 +1,12 @@
 // A view is `{snapshot, record, scope}` (FlatBuffers' `{owner, offset}`): one lookup primitive,
 // `value(_:)`, that every generated accessor is a one-liner over; nothing is copied out.
+// What only generated code calls (`FieldKey`, the lookups, the type and condition tests, the
+// pointers it hands out) is `@_spi(Generated)`: generated files import RelayArena with that SPI,
+// a user's own files do not see it, and it changes with the generator.
 
 /// A storage key as generated code names it: a slot in the read's key cache plus either the key
 /// text (every argument a literal) or a field whose key depends on variables.
-public struct FieldKey {
+@_spi(Generated) public struct FieldKey {
     let slot: Int
     let literal: StaticString
     let dynamic: DynamicStorageKey?
@@ -22,7 +25,7 @@ public struct FieldKey {
 }
 
 /// A field whose storage key is formatted from the read's variables (once per read, then cached).
-public final class DynamicStorageKey: Sendable {
+@_spi(Generated) public final class DynamicStorageKey: Sendable {
     let name: String
     let args: [Argument]
     public init(name: String, args: [Argument]) {
@@ -35,7 +38,7 @@ public final class DynamicStorageKey: Sendable {
 /// slot to store symbol. The cache lives per read, not per store, because symbols are only
 /// guaranteed stable while the read lock is held, and a read's views never leave its snapshot
 /// (they are not `Sendable`), so filling the cache lazily needs no atomics.
-public final class ReadScope {
+final class ReadScope {
     let variables: Variables
     let owner: FragmentOwner?
     let symbols: KeySymbolCache
@@ -72,12 +75,13 @@ public final class ReadScope {
     }
 }
 
-/// The untyped view generated views wrap. Valid inside the `withSnapshot` closure it came from.
+/// The untyped view generated views wrap (their `__view`). Valid inside the `withSnapshot` closure
+/// it came from. Its record's identity is API; its field lookups are for generated code.
 public struct RecordView {
     public let snapshot: StoreSnapshot
     /// `emptyRecord` when the view stands for missing data (every field reads as absent).
     public let record: RecordRef
-    public let scope: ReadScope
+    let scope: ReadScope
 
     /// No record has this index, so the C lookup answers "absent" for every key.
     static let emptyRecord = RecordRef(index: UInt32.max)
@@ -97,7 +101,7 @@ public struct RecordView {
 
     /// The one lookup primitive: the stored value, `nil` when absent (never fetched).
     @inline(__always)
-    public func value(_ key: FieldKey) -> FieldValue? {
+    @_spi(Generated) public func value(_ key: FieldKey) -> FieldValue? {
         let symbol = scope.symbol(key, snapshot)
         if symbol == ReadScope.absent { return nil }
         return snapshot.reader.field(record.index, symbol)
@@ -118,19 +122,19 @@ public struct RecordView {
     }
 
     /// `@include(if: $v)` (passing true) / `@skip(if: $v)` (passing false) with the read's variables.
-    public func passes(_ variable: String, _ passingValue: Bool) -> Bool {
+    @_spi(Generated) public func passes(_ variable: String, _ passingValue: Bool) -> Bool {
         (scope.variables[variable] ?? .null).isTruthy == passingValue
     }
 
     /// A concrete type condition (`... on Droid`).
-    public func isType(_ type: StaticString) -> Bool {
+    @_spi(Generated) public func isType(_ type: StaticString) -> Bool {
         guard !isEmpty else { return false }
         return typenameUTF8.equals(type)
     }
 
     /// An abstract type condition (`... on Character`), answered by the type record
     /// `client:__type:<typename>` the normalizer wrote (`__isCharacter: true`).
-    public func implements(_ abstractKey: String) -> Bool {
+    @_spi(Generated) public func implements(_ abstractKey: String) -> Bool {
         guard !isEmpty, !typenameUTF8.isEmpty,
             case .record(let typeRecord) = snapshot.record("client:__type:" + typename),
             case .bool(let b)? = snapshot.field(typeRecord, abstractKey)
@@ -139,13 +143,14 @@ public struct RecordView {
     }
 
     /// A pointer for a fragment this view's selection spreads (generated `asFragment()`).
-    public func pointer<G: Fragment>(to: G.Type = G.self) -> FragmentPointer<G> {
+    @_spi(Generated) public func pointer<G: Fragment>(to: G.Type = G.self) -> FragmentPointer<G> {
         FragmentPointer(dataID: dataID, variables: scope.variables, owner: scope.owner)
     }
 
     /// A pointer for a spread with `@arguments`: the read's variables with each argument, resolved
     /// against them, on top (relay's fragment variables). An argument whose variable is unset is
     /// left out, so the fragment's default applies.
+    @_spi(Generated)
     public func pointer<G: Fragment>(to: G.Type = G.self, arguments: [Argument]) -> FragmentPointer<G> {
         var variables = scope.variables
         for argument in arguments {
@@ -159,7 +164,7 @@ extension RecordView {
     /// The data of an `@inline` fragment this view's selection spreads (generated
     /// `readInlineData(_:)`, relay's `readInlineData`): the fragment's view over the same record,
     /// read with the fragment's variables (the spread's `@arguments`, else its defaults).
-    public func inlineData<G: Fragment>(_: G.Type = G.self, arguments: [Argument] = []) -> G.Data {
+    @_spi(Generated) public func inlineData<G: Fragment>(_: G.Type = G.self, arguments: [Argument] = []) -> G.Data {
         let artifact = G.artifact
         let fragment = InlineDataFragment(argumentDefinitions: artifact.argumentDefinitions, selections: [])
         let variables = fragment.variables(args: arguments, parent: scope.variables)

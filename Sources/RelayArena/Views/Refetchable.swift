@@ -89,9 +89,9 @@ extension FragmentPointer {
 }
 
 extension Dictionary where Key == String, Value == JSONValue {
-    /// A variable as a typed value (generated `refetchQuery(for:)` uses it); `nil` when absent,
-    /// null, or of another type.
-    public func value<T: ScalarListElement>(_ name: String, as type: T.Type = T.self) -> T? {
+    /// A variable as a typed value (generated `refetchQuery(for:)` and `Arguments` use it); `nil`
+    /// when absent, null, or of another type.
+    @_spi(Generated) public func value<T: ScalarListElement>(_ name: String, as type: T.Type = T.self) -> T? {
         self[name].flatMap(T._fromJSON)
     }
 }

@@ -27,8 +27,9 @@ extension GraphQLEnum {
 }
 
 extension Dictionary where Key == String, Value == JSONValue {
-    /// Sets `name` unless `value` is nil (an absent variable is `undefined`, not null).
-    public mutating func set<V: VariableValue>(_ name: String, _ value: V?) {
+    /// Sets `name` unless `value` is nil (an absent variable is `undefined`, not null): the
+    /// generated `Variables.asJSON`.
+    @_spi(Generated) public mutating func set<V: VariableValue>(_ name: String, _ value: V?) {
         if let value { self[name] = value.jsonValue }
     }
 }

@@ -2,7 +2,7 @@
 // them). Everything outside the literals is blanked, so GraphQL positions are Swift positions.
 import RelayArena
 
-public enum SwiftSourceDocuments {
+package enum SwiftSourceDocuments {
     static let call = "graphql("
     static let delimiter = "\"\"\""
 
@@ -11,7 +11,7 @@ public enum SwiftSourceDocuments {
     /// becomes a space (newlines stay), so an error's line and column point into the Swift file.
     /// Escapes inside the literal are left as written (GraphQL's are the same for `\"`, `\\`).
     /// An opener with `//` before it on its line is in a comment and skipped.
-    public static func extract(_ file: GraphQLSourceFile) throws -> GraphQLSourceFile? {
+    package static func extract(_ file: GraphQLSourceFile) throws -> GraphQLSourceFile? {
         let text = file.text
         var out = ""
         out.reserveCapacity(text.utf8.count)

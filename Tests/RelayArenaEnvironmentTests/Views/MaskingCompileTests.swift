@@ -81,6 +81,24 @@ final class MaskingCompileTests: XCTestCase {
         XCTAssertEqual(inline.status, 0, inline.output)
     }
 
+    func testGeneratedCodesLookupsAreNotAPIOfAUsersFile() throws {
+        // Generated files import RelayArena with its `Generated` SPI; a user's file does not, so
+        // the field lookups the views are made of are out of its reach (SPI is per importing file).
+        let lookup = try typecheck(
+            """
+            import RelayArena
+            func peek(_ todo: ToDoItem_todo.Data) -> String? { todo.__view.string(FieldKey(0, "text")) }
+            """)
+        XCTAssertNotEqual(lookup.status, 0)
+        XCTAssertTrue(lookup.output.contains("FieldKey"), lookup.output)
+        let spi = try typecheck(
+            """
+            @_spi(Generated) import RelayArena
+            func peek(_ todo: ToDoItem_todo.Data) -> String? { todo.__view.string(FieldKey(0, "text")) }
+            """)
+        XCTAssertEqual(spi.status, 0, spi.output)
+    }
+
     private func typecheck(_ snippet: String) throws -> (status: Int32, output: String) {
         try Self.typecheck(snippet, with: ViewSources.swiftFiles("Generated/ToDo"))
     }
