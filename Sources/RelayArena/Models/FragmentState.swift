@@ -52,15 +52,4 @@ extension FragmentState: StoreSubscriber {
     nonisolated func storeDidChange(_ result: ReadResult) {
         MainActor.assumeIsolated { update(result) }
     }
-
-    /// The observation registrar's storage, which every change locks: the registrar is a
-    /// reference to it (if that ever changes, a wrong address is only a wasted prefetch).
-    nonisolated var changeAddress: UnsafeRawPointer? {
-        let address = MainActor.assumeIsolated {
-            withUnsafeBytes(of: _$observationRegistrar) { raw in
-                raw.count >= MemoryLayout<UInt>.size ? raw.load(as: UInt.self) : 0
-            }
-        }
-        return UnsafeRawPointer(bitPattern: address)
-    }
 }

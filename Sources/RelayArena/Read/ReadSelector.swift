@@ -46,11 +46,10 @@ public struct ReadSelector: Sendable {
     }
 
     /// Reads under `snapshot`.
-    public func read(_ snapshot: StoreSnapshot) -> ReadResult { read(snapshot, previouslySeen: nil) }
+    public func read(_ snapshot: StoreSnapshot) -> ReadResult { read(snapshot, previouslySeen: 0) }
 
-    /// A re-read, given the records the last read saw: a large one grows its set of seen records
-    /// once, and one that sees the same single record hands back the last set (see `SeenRecords`).
-    func read(_ snapshot: StoreSnapshot, previouslySeen: Set<String>?) -> ReadResult {
+    /// A re-read, given how many records the last read saw (a large one grows its set once).
+    func read(_ snapshot: StoreSnapshot, previouslySeen: Int) -> ReadResult {
         switch node {
         case .operation(let o):
             var reader = Reader(snapshot: snapshot, variables: variables, owner: owner, previouslySeen: previouslySeen)

@@ -112,7 +112,24 @@ public struct ReadResult: Sendable {
     /// `nil` when the root record is unknown (relay's `undefined`).
     public var data: ReadValue?
     public var isMissingData: Bool
-    public var seenRecords: Set<String>
+    /// The data IDs the read visited (what a publish must update to change it).
+    public var seenRecords: Set<String> {
+        get { seen.set }
+        set { seen = SeenRecordIDs(newValue) }
+    }
+    /// The same, as held: most reads visit one record, kept as its ID alone (no set to allocate,
+    /// and none for a re-read to touch).
+    var seen: SeenRecordIDs
+
+    init(data: ReadValue?, isMissingData: Bool, seen: SeenRecordIDs) {
+        self.data = data
+        self.isMissingData = isMissingData
+        self.seen = seen
+    }
+
+    init(data: ReadValue?, isMissingData: Bool, seenRecords: Set<String>) {
+        self.init(data: data, isMissingData: isMissingData, seen: SeenRecordIDs(seenRecords))
+    }
 
     /// `{"data": …, "isMissingData": …}` as the CLI prints it.
     public var jsonText: String {
@@ -120,5 +137,44 @@ public struct ReadResult: Sendable {
         if let data { data.write(into: &out) } else { out += "null" }
         out += ",\"isMissingData\":" + (isMissingData ? "true" : "false") + "}"
         return out
+    }
+}
+
+/// The data IDs a read visited: none, one (most fragments), or a set of two or more.
+enum SeenRecordIDs: Sendable, Equatable {
+    case none
+    case one(String)
+    case many(Set<String>)
+
+    init(_ set: Set<String>) {
+        switch set.count {
+        case 0: self = .none
+        case 1: self = .one(set.first!)
+        default: self = .many(set)
+        }
+    }
+
+    var set: Set<String> {
+        switch self {
+        case .none: return []
+        case .one(let id): return [id]
+        case .many(let ids): return ids
+        }
+    }
+
+    var count: Int {
+        switch self {
+        case .none: return 0
+        case .one: return 1
+        case .many(let ids): return ids.count
+        }
+    }
+
+    func forEach(_ body: (String) -> Void) {
+        switch self {
+        case .none: break
+        case .one(let id): body(id)
+        case .many(let ids): for id in ids { body(id) }
+        }
     }
 }

@@ -40,9 +40,7 @@ extension RecordStore {
 }
 
 /// The records a read visits. Most fragments read one record, so the first is kept apart and a
-/// set is made only for a second one; and a re-read that saw the same one record as the last
-/// read hands back that read's set, so that it makes none (with many subscriptions, making one
-/// and freeing the last is most of a re-read's memory traffic besides its data).
+/// set is made only for a second one.
 struct SeenRecords {
     private var first: String?
     private var rest: Set<String> = []
@@ -62,16 +60,14 @@ struct SeenRecords {
 
     mutating func reserveCapacity(_ count: Int) { rest.reserveCapacity(count) }
 
-    /// The records as a set: `previous` itself when it holds just the one record seen.
-    func set(reusing previous: Set<String>?) -> Set<String> {
-        guard let first else { return [] }
+    var ids: SeenRecordIDs {
+        guard let first else { return .none }
         guard rest.isEmpty else {
             var all = rest
             all.insert(first)
-            return all
+            return .many(all)
         }
-        if let previous, previous.count == 1, previous.contains(first) { return previous }
-        return [first]
+        return .one(first)
     }
 }
 
@@ -82,17 +78,14 @@ struct Reader {
     var isMissingData = false
     var withinUnmatchedTypeRefinement = false
     var seen = SeenRecords()
-    /// The records the last read of the same selector saw, if this is a re-read (see `SeenRecords`).
-    let previouslySeen: Set<String>?
 
-    /// A read; a re-read, given the records the last one saw, grows a large set of seen records
-    /// once and hands back the last set when it sees the same one record.
-    init(snapshot: StoreSnapshot, variables: Variables, owner: FragmentOwner?, previouslySeen: Set<String>? = nil) {
+    /// A read; a re-read, given how many records the last one saw, grows a large set of seen
+    /// records once.
+    init(snapshot: StoreSnapshot, variables: Variables, owner: FragmentOwner?, previouslySeen: Int = 0) {
         self.snapshot = snapshot
         self.variables = variables
         self.owner = owner
-        self.previouslySeen = previouslySeen
-        if let previouslySeen, previouslySeen.count > 64 { seen.reserveCapacity(previouslySeen.count) }
+        if previouslySeen > 64 { seen.reserveCapacity(previouslySeen) }
     }
 
     /// relay's RelayReader.read: a fragment read from a record that is not of its type (concrete:
@@ -115,7 +108,7 @@ struct Reader {
             }
         }
         let data = traverse(selections, dataID: dataID)
-        return ReadResult(data: data, isMissingData: isMissingData, seenRecords: seen.set(reusing: previouslySeen))
+        return ReadResult(data: data, isMissingData: isMissingData, seen: seen.ids)
     }
 
     mutating func markMissing() {

@@ -13,9 +13,6 @@ public struct SubscriptionID: Hashable, Sendable, Comparable {
 /// subscriptions each step is a cache miss).
 protocol StoreSubscriber: AnyObject {
     func storeDidChange(_ result: ReadResult)
-    /// Memory besides the object that `storeDidChange` touches (its observation storage), to
-    /// ask for ahead of time; asking for memory never faults, so a stale address costs nothing.
-    var changeAddress: UnsafeRawPointer? { get }
 }
 
 /// A subscriber that calls a closure.
@@ -23,50 +20,49 @@ private final class ClosureSubscriber: StoreSubscriber {
     let callback: StoreSubscriptions.Callback
     init(_ callback: @escaping StoreSubscriptions.Callback) { self.callback = callback }
     func storeDidChange(_ result: ReadResult) { callback(result) }
-    var changeAddress: UnsafeRawPointer? { nil }
 }
 
 /// The subscriptions of one store. Not thread-safe: its owner (the environment, an actor; the
 /// command line's replay) calls it from one place at a time, after each publish.
+///
+/// A table of its own, a row a subscription number in columns: the row's plain values (where its
+/// seen records lie in one pool of symbols, the round that last called it, the addresses its next
+/// re-read touches), its selector, its latest read and its subscriber. A notification asks for
+/// the memory of the subscriptions a window ahead of the one it re-reads: the rows and column
+/// slots by their index, what a row's hints name and its subscriber. Every address asked for is
+/// one the table owns or one a documented API handed out (an array's elements, a string's UTF-8,
+/// an object's `Unmanaged.toOpaque()`); nothing reads the bits of a standard-library or
+/// Observation value.
 public final class StoreSubscriptions {
     public typealias Callback = (ReadResult) -> Void
 
-    /// An object, not a struct in the array: a notification touches it in place, where copying
-    /// a struct out of the array retains and releases everything it holds (with 100k
-    /// subscriptions, each of those a cache miss).
-    final class Entry {
-        let id: Int
-        var selector: ReadSelector
-        var result: ReadResult
-        let subscriber: any StoreSubscriber
-        let changeAddress: UnsafeRawPointer?
-        /// The seen records that exist in the store, as its symbols (what the index holds).
-        var symbols: [UInt32]
-        /// Seen data IDs the store has no symbol for yet: re-read when any of them appears.
-        var absent: [String]
+    /// A subscription's plain values.
+    fileprivate struct Row {
+        var live = false
+        /// Its seen records that exist in the store, as symbols: `seenPool[seenStart..<seenStart + seenCount]`.
+        var seenStart = 0
+        var seenCount = 0
         /// The notification that last called it.
         var calledInRound = 0
-        /// What its next re-read and change touch besides the entry (see `Hints`).
-        fileprivate var hints = Hints()
-
-        init(
-            id: Int, selector: ReadSelector, result: ReadResult, subscriber: any StoreSubscriber,
-            symbols: [UInt32], absent: [String]
-        ) {
-            self.id = id
-            self.selector = selector
-            self.result = result
-            self.subscriber = subscriber
-            changeAddress = subscriber.changeAddress
-            self.symbols = symbols
-            self.absent = absent
-            hints = Hints(self)
-        }
+        /// What its next re-read and change touch besides the table (see `Hints`).
+        var hints = Hints()
+        /// Its subscriber's address (`Unmanaged.toOpaque`), which a call touches first.
+        var subscriber: UInt = 0
     }
 
     public let store: RecordStore
-    /// By subscription number (numbers are never reused; an ended one is nil).
-    private var entries: [Entry?] = []
+    /// The columns, by subscription number (numbers are never reused; an ended one's row is not
+    /// live and its other columns are nil).
+    private var rows: [Row] = []
+    private var selectors: [ReadSelector?] = []
+    private var results: [ReadResult?] = []
+    private var subscribers: [(any StoreSubscriber)?] = []
+    /// The rows' seen symbols, run after run; a run replaced by a re-read is garbage until the
+    /// pool is packed again (when garbage is more than half of it).
+    private var seenPool: [UInt32] = []
+    private var seenGarbage = 0
+    /// Seen data IDs the store has no symbol for yet, by subscription: re-read when any appears.
+    private var absentBySubscription: [Int: [String]] = [:]
     private var live = 0
     /// Store symbol of a seen record → the first subscription that saw it, or -1 (symbols are
     /// dense small integers, so a flat array: one cache line to find a record's subscriber, not an
@@ -77,10 +73,6 @@ public final class StoreSubscriptions {
     private var byAbsentID: [String: Set<Int>] = [:]
     /// Subscriptions whose selector changed since the last `notify` (relay's `stale`).
     private var stalled: Set<Int> = []
-    /// Set while `notify` calls subscribers, with the subscriptions they end meanwhile (so that
-    /// one ended by an earlier callback is not called, without looking each up again).
-    private var notifying = 0
-    private var endedWhileNotifying: Set<Int> = []
     /// Notifications so far (a callback's publish makes one inside another).
     private var rounds = 0
     /// The store's symbol numbering the index was built with (a publish into an empty store
@@ -95,7 +87,7 @@ public final class StoreSubscriptions {
     public var count: Int { live }
 
     /// How many subscriptions the last `notify` re-read (what its cost follows).
-    public private(set) var lastReReadCount = 0
+    package private(set) var lastReReadCount = 0
 
     /// Reads `selector` and subscribes to it in one step (relay's lookup then subscribe, with no
     /// publish in between to miss); returns the first read.
@@ -105,28 +97,34 @@ public final class StoreSubscriptions {
 
     /// The same, calling an object (what the environment's models subscribe with).
     func subscribe(_ selector: ReadSelector, _ subscriber: any StoreSubscriber) -> (ReadResult, SubscriptionID) {
-        let id = entries.count
+        let id = rows.count
         let selector = selector.withOwnDataID()
-        let entry = store.withSnapshot { s -> Entry in
+        let (result, symbols, absent) = store.withSnapshot { s in
             let result = selector.read(s)
-            let (symbols, absent) = Self.resolve(result.seenRecords, s)
-            return Entry(
-                id: id, selector: selector, result: result, subscriber: subscriber, symbols: symbols,
-                absent: absent)
+            let (symbols, absent) = Self.resolve(result.seen, s)
+            return (result, symbols, absent)
         }
-        entries.append(entry)
+        rows.append(
+            Row(
+                live: true, hints: Hints(selector, result),
+                subscriber: UInt(bitPattern: Unmanaged.passUnretained(subscriber as AnyObject).toOpaque())))
+        selectors.append(selector)
+        results.append(result)
+        subscribers.append(subscriber)
         live += 1
-        index(id, entry)
-        return (entry.result, SubscriptionID(raw: id))
+        index(id, symbols: symbols, absent: absent)
+        return (result, SubscriptionID(raw: id))
     }
 
     public func unsubscribe(_ id: SubscriptionID) {
-        guard id.raw >= 0, id.raw < entries.count, let entry = entries[id.raw] else { return }
-        entries[id.raw] = nil
+        guard id.raw >= 0, id.raw < rows.count, rows[id.raw].live else { return }
+        unindex(id.raw)
+        rows[id.raw] = Row()
+        selectors[id.raw] = nil
+        results[id.raw] = nil
+        subscribers[id.raw] = nil
         live -= 1
-        if notifying > 0 { endedWhileNotifying.insert(id.raw) }
         stalled.remove(id.raw)
-        unindex(id.raw, entry)
     }
 
     /// Points a subscription at another selector (a refetch answered: the refetch query is the
@@ -134,27 +132,27 @@ public final class StoreSubscriptions {
     /// re-reads it with the new selector whatever that publish updated, and calls it if its data
     /// changed (relay's re-render with the new fragment reference).
     public func repoint(_ id: SubscriptionID, to selector: ReadSelector) {
-        guard id.raw >= 0, id.raw < entries.count, let entry = entries[id.raw] else { return }
-        entry.selector = selector.withOwnDataID()
+        guard id.raw >= 0, id.raw < rows.count, rows[id.raw].live else { return }
+        selectors[id.raw] = selector.withOwnDataID()
         stalled.insert(id.raw)
     }
 
     /// The selector a subscription reads now.
     public func selector(_ id: SubscriptionID) -> ReadSelector? {
-        id.raw >= 0 && id.raw < entries.count ? entries[id.raw]?.selector : nil
+        id.raw >= 0 && id.raw < selectors.count ? selectors[id.raw] : nil
     }
 
     /// Every record a live subscription saw (what a collection keeps besides its roots, so that
     /// a model on screen never reads its data half collected).
     public var seenRecords: Set<String> {
         var seen: Set<String> = []
-        for case let entry? in entries { seen.formUnion(entry.result.seenRecords) }
+        for case let result? in results { result.seen.forEach { seen.insert($0) } }
         return seen
     }
 
     /// The latest read of a subscription.
     public func result(_ id: SubscriptionID) -> ReadResult? {
-        id.raw >= 0 && id.raw < entries.count ? entries[id.raw]?.result : nil
+        id.raw >= 0 && id.raw < results.count ? results[id.raw] : nil
     }
 
     @available(*, deprecated, renamed: "result(_:)")
@@ -184,78 +182,86 @@ public final class StoreSubscriptions {
         guard !affected.isEmpty else { return [] }
         let order = affected.sorted()
         let ahead = Self.prefetchDistance
-        // The first ones' memory before the first re-read: batches from 3 × `ahead` before it.
-        for i in stride(from: -3 * ahead, to: 0, by: Self.prefetchBatch) { prefetch(order, batch: i) }
+        // The first ones' memory before the first re-read: batches from 2 × `ahead` before it.
+        for i in stride(from: -2 * ahead, to: 0, by: Self.prefetchBatch) { prefetch(order, batch: i) }
         rounds += 1
         let round = rounds
-        // The entries whose data changed (an entry's result is `next` until a callback's publish
-        // re-reads it), with the addresses of what calling it releases: its last data, which the
-        // model holds too.
-        var changed: [(entry: Entry, released: Hints)] = []
+        // The subscriptions whose data changed (a subscription's result is `next` until a
+        // callback's publish re-reads it), with the hints of what calling it releases: its last
+        // data, which the model holds too.
+        var changed: [(id: Int, released: Hints)] = []
         changed.reserveCapacity(order.count)
         store.withSnapshot { s in
             for (i, id) in order.enumerated() {
                 if i % Self.prefetchBatch == 0 { prefetch(order, batch: i) }
-                guard let entry = entries[id] else { continue }
-                let next = entry.selector.read(s, previouslySeen: entry.result.seenRecords)
-                let dataChanged = next.data != entry.result.data
-                if next.seenRecords != entry.result.seenRecords {
-                    unindex(id, entry)
-                    (entry.symbols, entry.absent) = Self.resolve(next.seenRecords, s)
-                    index(id, entry)
+                guard rows[id].live, let selector = selectors[id], let last = results[id] else { continue }
+                let next = selector.read(s, previouslySeen: last.seen.count)
+                let dataChanged = next.data != last.data
+                if next.seen != last.seen {
+                    unindex(id)
+                    let (symbols, absent) = Self.resolve(next.seen, s)
+                    index(id, symbols: symbols, absent: absent)
                 }
                 // Replaced even when equal (relay keeps the newest read: isMissingData may differ).
-                entry.result = next
-                let released = entry.hints
-                entry.hints = Hints(entry)
-                if dataChanged { changed.append((entry, released)) }
+                results[id] = next
+                let released = rows[id].hints
+                rows[id].hints = Hints(selector, next)
+                if dataChanged { changed.append((id, released)) }
             }
         }
         // Called after the read lock is released: a callback may read the store.
         var called: [SubscriptionID] = []
         called.reserveCapacity(changed.count)
-        notifying += 1  // a callback may publish, and so notify, in turn
-        defer {
-            notifying -= 1
-            if notifying == 0 { endedWhileNotifying.removeAll() }
-        }
-        // The entries and models were last touched a thousand re-reads ago: asked for again,
-        // a window ahead, with what each call releases.
-        for (i, (entry, _)) in changed.enumerated() {
-            if i + ahead < changed.count { Self.prefetch(changed[i + ahead]) }
+        // The rows and models were last touched a thousand re-reads ago: asked for again, a
+        // window ahead, with what each call releases.
+        for (i, (id, _)) in changed.enumerated() {
+            if i + ahead < changed.count {
+                let next = changed[i + ahead].id
+                prefetchColumns(next)
+                prefetchLines(UnsafeRawPointer(bitPattern: rows[next].subscriber))
+                changed[i + ahead].released.prefetch()
+            }
             // Ended by an earlier callback: not called.
-            if !endedWhileNotifying.isEmpty, endedWhileNotifying.contains(entry.id) { continue }
+            guard rows[id].live, let subscriber = subscribers[id], let result = results[id] else { continue }
             // An earlier callback published, and that round re-read this one: it was called then
             // if its data changed, and otherwise gets the newest read (its result), never an older one.
-            if rounds != round, entry.calledInRound > round { continue }
-            entry.calledInRound = round
-            entry.subscriber.storeDidChange(entry.result)
-            called.append(SubscriptionID(raw: entry.id))
+            if rounds != round, rows[id].calledInRound > round { continue }
+            rows[id].calledInRound = round
+            subscriber.storeDidChange(result)
+            called.append(SubscriptionID(raw: id))
         }
         return called
     }
 
-    private static func resolve(_ seen: Set<String>, _ s: StoreSnapshot) -> ([UInt32], [String]) {
+    private static func resolve(_ seen: SeenRecordIDs, _ s: StoreSnapshot) -> ([UInt32], [String]) {
         var symbols: [UInt32] = []
         var absent: [String] = []
         symbols.reserveCapacity(seen.count)
-        for dataID in seen {
+        seen.forEach { dataID in
             if let sym = s.symbol(dataID) { symbols.append(sym.raw) } else { absent.append(dataID) }
         }
         return (symbols, absent)
     }
 
-    private func index(_ id: Int, _ entry: Entry) {
-        for sym in entry.symbols {
+    /// Records a subscription's seen records: its run of symbols in the pool, and the index.
+    private func index(_ id: Int, symbols: [UInt32], absent: [String]) {
+        if seenGarbage > 1024, seenGarbage > seenPool.count / 2 { packSeenPool() }
+        rows[id].seenStart = seenPool.count
+        rows[id].seenCount = symbols.count
+        seenPool.append(contentsOf: symbols)
+        for sym in symbols {
             let i = Int(sym)
             if i >= bySymbol.count { bySymbol.append(contentsOf: repeatElement(-1, count: i + 1 - bySymbol.count)) }
             if bySymbol[i] < 0 { bySymbol[i] = Int32(id) } else { moreBySymbol[sym, default: []].append(id) }
         }
-        for dataID in entry.absent { byAbsentID[dataID, default: []].insert(id) }
+        if !absent.isEmpty { absentBySubscription[id] = absent }
+        for dataID in absent { byAbsentID[dataID, default: []].insert(id) }
     }
 
-    private func unindex(_ id: Int, _ entry: Entry) {
-        for sym in entry.symbols where Int(sym) < bySymbol.count {
+    /// Forgets a subscription's seen records (its run becomes garbage).
+    private func unindex(_ id: Int) {
+        let run = rows[id].seenStart..<(rows[id].seenStart + rows[id].seenCount)
+        for sym in seenPool[run] where Int(sym) < bySymbol.count {
             let i = Int(sym)
             if bySymbol[i] == Int32(id) {
                 if var more = moreBySymbol[sym] {
@@ -269,16 +275,31 @@ public final class StoreSubscriptions {
                 moreBySymbol[sym] = more.isEmpty ? nil : more
             }
         }
-        for dataID in entry.absent {
+        seenGarbage += run.count
+        rows[id].seenCount = 0
+        guard let absent = absentBySubscription.removeValue(forKey: id) else { return }
+        for dataID in absent {
             guard var ids = byAbsentID[dataID] else { continue }
             ids.remove(id)
             byAbsentID[dataID] = ids.isEmpty ? nil : ids
         }
     }
 
-    /// How many subscriptions ahead of its re-read a notification asks for one's memory: the
-    /// line of `entries` holding its reference three times as far ahead, the entry twice as far
-    /// (its reference read by then), what its hints point at once (read from the entry by then).
+    /// Copies the live runs into a new pool, in subscription order.
+    private func packSeenPool() {
+        var packed: [UInt32] = []
+        packed.reserveCapacity(seenPool.count - seenGarbage)
+        for id in rows.indices where rows[id].live {
+            let start = rows[id].seenStart
+            rows[id].seenStart = packed.count
+            packed.append(contentsOf: seenPool[start..<(start + rows[id].seenCount)])
+        }
+        seenPool = packed
+        seenGarbage = 0
+    }
+
+    /// How many subscriptions ahead of its re-read a notification asks for one's memory: its row
+    /// and column slots twice as far ahead, what its hints name once (read from the row by then).
     static let prefetchDistance = 16
     /// How many subscriptions' memory is asked for in a row. Each lies on pages of its own, and
     /// asking for a page the TLB does not map holds everything up until the page is walked
@@ -291,47 +312,23 @@ public final class StoreSubscriptions {
     private func prefetch(_ order: [Int], batch i: Int) {
         let ahead = Self.prefetchDistance
         let batch = i..<(i + Self.prefetchBatch)
-        for j in batch where order.indices.contains(j + 3 * ahead) { prefetchSlot(order[j + 3 * ahead]) }
-        for j in batch where order.indices.contains(j + 2 * ahead) { prefetchEntry(order[j + 2 * ahead]) }
-        for j in batch where order.indices.contains(j + ahead) { prefetchHints(order[j + ahead]) }
+        for j in batch where order.indices.contains(j + 2 * ahead) { prefetchColumns(order[j + 2 * ahead]) }
+        for j in batch where order.indices.contains(j + ahead) { rows[order[j + ahead]].hints.prefetch() }
     }
 
-    /// Asks for the first four lines of an object (an entry's fields and hints).
+    /// Asks for a subscription's row and its slots in the other columns.
     @inline(__always)
-    private static func prefetchLines(_ object: UnsafeRawPointer?) {
-        for line in 0..<4 { prefetchCacheLine(object.map { $0 + line * 64 }) }
+    private func prefetchColumns(_ id: Int) {
+        rows.withUnsafeBufferPointer { prefetchElement($0, id) }
+        selectors.withUnsafeBufferPointer { prefetchElement($0, id) }
+        results.withUnsafeBufferPointer { prefetchElement($0, id) }
+        subscribers.withUnsafeBufferPointer { prefetchElement($0, id) }
     }
 
-    /// Asks for the line of `entries` that holds an entry's reference.
     @inline(__always)
-    private func prefetchSlot(_ id: Int) {
-        entries.withUnsafeBytes { prefetchCacheLine($0.baseAddress.map { $0 + id * MemoryLayout<Entry?>.stride }) }
-    }
-
-    /// Asks for an entry's first lines (where its fields and hints are).
-    @inline(__always)
-    private func prefetchEntry(_ id: Int) {
-        guard MemoryLayout<Entry?>.size == MemoryLayout<UInt>.size else { return }
-        Self.prefetchLines(
-            entries.withUnsafeBytes {
-                UnsafeRawPointer(bitPattern: $0.load(fromByteOffset: id * MemoryLayout<Entry?>.stride, as: UInt.self))
-            })
-    }
-
-    /// Asks for a changed subscription's entry and what its call touches and releases.
-    @inline(__always)
-    private static func prefetch(_ changed: (entry: Entry, released: Hints)) {
-        prefetchLines(UnsafeRawPointer(Unmanaged.passUnretained(changed.entry).toOpaque()))
-        changed.released.prefetch()
-    }
-
-    /// Asks for what an entry's hints point at: with many subscriptions it lies far apart (its
-    /// record's ID, its last data, the model it calls and that model's observation storage), and
-    /// fetching each piece when first touched is most of what re-reading a thousand
-    /// subscriptions of a hundred thousand costs over a thousand of a thousand.
-    @inline(__always)
-    private func prefetchHints(_ id: Int) {
-        entries[id]?.hints.prefetch()
+    private func prefetchElement<T>(_ column: UnsafeBufferPointer<T>, _ i: Int) {
+        guard let base = column.baseAddress, i < column.count else { return }
+        prefetchCacheLine(UnsafeRawPointer(base + i))
     }
 
     private func reindexAll() {
@@ -339,77 +336,76 @@ public final class StoreSubscriptions {
         bySymbol.removeAll(keepingCapacity: true)
         moreBySymbol.removeAll()
         byAbsentID.removeAll()
+        absentBySubscription.removeAll()
+        seenPool.removeAll(keepingCapacity: true)
+        seenGarbage = 0
         store.withSnapshot { s in
-            for id in entries.indices {
-                guard let entry = entries[id] else { continue }
-                (entry.symbols, entry.absent) = Self.resolve(entry.result.seenRecords, s)
-                index(id, entry)
+            for id in rows.indices {
+                guard rows[id].live, let result = results[id] else { continue }
+                let (symbols, absent) = Self.resolve(result.seen, s)
+                index(id, symbols: symbols, absent: absent)
             }
         }
     }
 }
 
-/// The addresses one subscription's re-read and change touch besides its entry, kept in the entry
-/// so that a notification can ask for all of them before touching any: the subscriber and its
-/// change address, the storage of the record ID it reads (hashed to find the record) and of its
-/// last data and seen records (compared with the new read, then released).
-/// Only ever prefetched, never dereferenced: an address that went stale costs a wasted fetch.
+/// The addresses one subscription's re-read and change touch besides the table, kept in its row
+/// so that a notification can ask for all of them before touching any: the UTF-8 of the record
+/// ID it reads (hashed to find the record), its last data's members and long strings (compared
+/// with the new read, then released). Each address comes from a documented API
+/// (`withUnsafeBufferPointer`, `withContiguousStorageIfAvailable`) while the value is alive; only
+/// ever prefetched, never dereferenced: an address that went stale costs a wasted fetch.
 private struct Hints {
-    static let count = 6
-    var addresses: (UInt, UInt, UInt, UInt, UInt, UInt) = (0, 0, 0, 0, 0, 0)
+    private var a0: UInt = 0, a1: UInt = 0, a2: UInt = 0, a3: UInt = 0
 
     init() {}
 
-    /// Asks for two lines from each address: an object's header and what follows it.
-    @inline(__always)
-    func prefetch() {
-        withUnsafeBytes(of: addresses) { raw in
-            for i in 0..<Self.count {
-                let p = UnsafeRawPointer(bitPattern: raw.load(fromByteOffset: i * 8, as: UInt.self))
-                prefetchCacheLine(p)
-                prefetchCacheLine(p.map { $0 + 64 })
-            }
-        }
-    }
-
-    init(_ entry: StoreSubscriptions.Entry) {
+    init(_ selector: ReadSelector, _ result: ReadResult) {
         var n = 0
         func add(_ pointer: UnsafeRawPointer?) {
-            guard let pointer, n < Self.count else { return }
-            withUnsafeMutableBytes(of: &addresses) {
-                $0.storeBytes(of: UInt(bitPattern: pointer), toByteOffset: n * 8, as: UInt.self)
+            guard let pointer else { return }
+            let address = UInt(bitPattern: pointer)
+            switch n {
+            case 0: a0 = address
+            case 1: a1 = address
+            case 2: a2 = address
+            case 3: a3 = address
+            default: return
             }
             n += 1
         }
-        // Native storage (a string's, an array's) keeps its header, with the reference count
-        // every copy and release writes, in the 32 bytes before the first byte or element.
-        let header = 32
         func add(_ string: String) {
-            // Up to 15 bytes a string is held inline, so there is no storage to ask for.
-            guard string.utf8.count > 15 else { return }
-            _ = string.utf8.withContiguousStorageIfAvailable {
-                add(UnsafeRawPointer($0.baseAddress).map { $0 - header })
-            }
+            _ = string.utf8.withContiguousStorageIfAvailable { add(UnsafeRawPointer($0.baseAddress)) }
         }
-        add(UnsafeRawPointer(Unmanaged.passUnretained(entry.subscriber as AnyObject).toOpaque()))
-        add(entry.changeAddress)
-        add(entry.selector.dataID)
-        // A set is one reference to its storage.
-        withUnsafeBytes(of: entry.result.seenRecords) { raw in
-            if raw.count == MemoryLayout<UInt>.size { add(UnsafeRawPointer(bitPattern: raw.load(as: UInt.self))) }
-        }
-        switch entry.result.data {
+        add(selector.dataID)
+        switch result.data {
         case .object(let members)?:
-            members.withUnsafeBufferPointer { add(UnsafeRawPointer($0.baseAddress).map { $0 - header }) }
+            members.withUnsafeBufferPointer { add(UnsafeRawPointer($0.baseAddress)) }
             for (_, value) in members {
                 if case .string(let s) = value { add(s) }
             }
         case .array(let items)?:
-            items.withUnsafeBufferPointer { add(UnsafeRawPointer($0.baseAddress).map { $0 - header }) }
+            items.withUnsafeBufferPointer { add(UnsafeRawPointer($0.baseAddress)) }
         default:
             break
         }
     }
+
+    /// Asks for the line at each address.
+    @inline(__always)
+    func prefetch() {
+        prefetchCacheLine(UnsafeRawPointer(bitPattern: a0))
+        prefetchLines(UnsafeRawPointer(bitPattern: a1))
+        prefetchCacheLine(UnsafeRawPointer(bitPattern: a2))
+        prefetchCacheLine(UnsafeRawPointer(bitPattern: a3))
+    }
+}
+
+/// Asks for the line at `address` and the next (a model's fields, a two-member object's members).
+@inline(__always)
+private func prefetchLines(_ address: UnsafeRawPointer?) {
+    prefetchCacheLine(address)
+    prefetchCacheLine(address.map { $0 + 64 })
 }
 
 extension ReadSelector {

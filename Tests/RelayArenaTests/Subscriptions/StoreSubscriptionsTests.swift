@@ -219,6 +219,46 @@ final class StoreSubscriptionsTests: XCTestCase {
         XCTAssertEqual(subs.result(sub)?.seenRecords, [long(2)])
     }
 
+    /// The table keeps seen records as runs of symbols in one pool, and packs the pool when
+    /// replaced runs are most of it: after thousands of re-reads that change what subscriptions
+    /// saw (a user linked, unlinked, linked again), each still follows exactly its records.
+    func testSeenRecordsFollowedThroughManyChangesOfWhatWasSeen() throws {
+        let store = RecordStore()
+        let users = 40
+        let vars = { (n: Int) -> Variables in ["id": .string("\(n)")] }
+        for n in 0..<users { _ = try publish(store, "UserQuery", vars(n), #"{"user":{"id":"\#(n)","name":"u\#(n)"}}"#) }
+        let subs = StoreSubscriptions(store: store)
+        var queries: [SubscriptionID] = []
+        var names: [SubscriptionID] = []
+        for n in 0..<users {
+            queries.append(
+                subs.subscribe(.operation(Self.docs.operations["UserQuery"]!, variables: vars(n))) { _ in }.1)
+            names.append(subs.subscribe(fragment("Name_user", "\(n)")) { _ in }.1)
+        }
+        // Each round unlinks and relinks one user: the query's seen set changes twice a round, and
+        // its replaced runs (three symbols a round) pass the packing threshold several times.
+        var lastName: [Int: String] = [:]
+        for round in 0..<1200 {
+            let n = round % users
+            subs.notify(try publish(store, "UserQuery", vars(n), #"{"user":null}"#))
+            XCTAssertEqual(subs.result(queries[n])?.seenRecords, [RecordStore.rootID])
+            subs.notify(try publish(store, "UserQuery", vars(n), #"{"user":{"id":"\#(n)","name":"r\#(round)"}}"#))
+            XCTAssertEqual(subs.result(queries[n])?.seenRecords, [RecordStore.rootID, "\(n)"])
+            lastName[n] = "r\(round)"
+        }
+        // A change of one user's name re-reads that user's query and name fragment, and no other
+        // (the root's link is unchanged, so the root is not updated).
+        subs.notify(try publish(store, "UserQuery", vars(7), #"{"user":{"id":"7","name":"seven"}}"#))
+        XCTAssertEqual(subs.lastReReadCount, 2)
+        XCTAssertEqual(subs.result(names[7])?.data?["name"], .string("seven"))
+        XCTAssertEqual(subs.result(queries[7])?.data?["user"]?["name"], .string("seven"))
+        XCTAssertEqual(subs.result(names[8])?.data?["name"], .string(lastName[8]!))
+        for id in queries { subs.unsubscribe(id) }
+        subs.notify(try publish(store, "UserQuery", vars(8), #"{"user":{"id":"8","name":"eight"}}"#))
+        XCTAssertEqual(subs.lastReReadCount, 1, "only the name fragment of 8 is left to re-read")
+        XCTAssertEqual(subs.result(names[8])?.data?["name"], .string("eight"))
+    }
+
     /// A re-read's seen records are what it visited this time (a re-read hands back the last
     /// read's set only when it saw just that one record again): the same record, a linked record
     /// gone, a linked record back.
