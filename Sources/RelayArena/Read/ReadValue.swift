@@ -170,7 +170,7 @@ enum SeenRecordIDs: Sendable, Equatable {
         }
     }
 
-    func forEach(_ body: (String) -> Void) {
+    func forEachID(_ body: (String) -> Void) {
         switch self {
         case .none: break
         case .one(let id): body(id)

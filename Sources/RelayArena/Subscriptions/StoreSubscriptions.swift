@@ -146,7 +146,7 @@ public final class StoreSubscriptions {
     /// a model on screen never reads its data half collected).
     public var seenRecords: Set<String> {
         var seen: Set<String> = []
-        for case let result? in results { result.seen.forEach { seen.insert($0) } }
+        for case let result? in results { result.seen.forEachID { seen.insert($0) } }
         return seen
     }
 
@@ -237,7 +237,7 @@ public final class StoreSubscriptions {
         var symbols: [UInt32] = []
         var absent: [String] = []
         symbols.reserveCapacity(seen.count)
-        seen.forEach { dataID in
+        seen.forEachID { dataID in
             if let sym = s.symbol(dataID) { symbols.append(sym.raw) } else { absent.append(dataID) }
         }
         return (symbols, absent)
