@@ -325,10 +325,17 @@ public final class StoreSubscriptions {
         subscribers.withUnsafeBufferPointer { prefetchElement($0, id) }
     }
 
+    /// Asks for every line of element `i` (a row spans two; its hints are in the second).
     @inline(__always)
     private func prefetchElement<T>(_ column: UnsafeBufferPointer<T>, _ i: Int) {
         guard let base = column.baseAddress, i < column.count else { return }
-        prefetchCacheLine(UnsafeRawPointer(base + i))
+        let start = UnsafeRawPointer(base + i)
+        let end = start + MemoryLayout<T>.stride
+        var line = start - (Int(bitPattern: start) & 63)
+        while line < end {
+            prefetchCacheLine(line)
+            line += 64
+        }
     }
 
     private func reindexAll() {
