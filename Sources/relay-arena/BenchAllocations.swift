@@ -109,11 +109,8 @@ extension Bench {
         let limits = NormalizationLimits(maxBytes: max(NormalizationLimits.defaultMaxBytes, UInt64(first.count)))
         let store = RecordStore()
         try store.commit(response: first, plan: plan, limits: limits)
-        let counts = try countAllocations(store, count)
-        func json(_ n: Int?) -> String { n.map { String($0) } ?? "null" }
-        print(
-            #"{"read_allocations":\#(json(counts.readAllocations)),"#
-                + #""read_todos_allocations":\#(json(counts.readTodosAllocations))}"#)
+        let encoded = try JSONEncoder().encode(try countAllocations(store, count))
+        FileHandle.standardOutput.write(encoded)
     }
 
     /// The allocations of one loop of one-field reads and of one walk of every todo's text and

@@ -250,10 +250,9 @@ final class CLITests: CLITestCase {
         }
         // A sanitizer's runtime brings its own allocator into every executable it instruments (and
         // compiles the counter's interposer out): there only the counter's own symbol is looked for.
-        let sanitizers = ["__asan_init", "__tsan_init", "__msan_init"]
-        let sanitized = sanitizers.contains { (name: String) in dlsym(nil, name) != nil }
         let allocator: Set =
-            sanitized ? ["ra_process_allocations"] : ["malloc", "calloc", "realloc", "free", "ra_process_allocations"]
+            CLI.underSanitizer
+            ? ["ra_process_allocations"] : ["malloc", "calloc", "realloc", "free", "ra_process_allocations"]
         for flags in [[], ["--dynamic"]] {
             let symbols = try defined(flags, CLI.executable)
             XCTAssertFalse(symbols.isEmpty, "nm \(flags) read no symbols of relay-arena")
@@ -293,10 +292,7 @@ final class CLITests: CLITestCase {
         // sanitizer (its runtime brings its own allocator; the test bundle runs under the same one).
         XCTAssertGreaterThan(number("read_ns_per_field") ?? 0, 0)
         XCTAssertGreaterThan(number("read_todos_seconds") ?? 0, 0)
-        let sanitizers: [String] = ["__asan_init", "__tsan_init", "__msan_init"]
-        let counted =
-            FileManager.default.fileExists(atPath: CLI.allocationCounterLibrary.path)
-            && !sanitizers.contains { dlsym(nil, $0) != nil }
+        let counted = FileManager.default.fileExists(atPath: CLI.allocationCounterLibrary.path) && !CLI.underSanitizer
         for key in ["read_allocations", "read_todos_allocations"] {
             switch m.first(where: { $0.key == key })?.value {
             case .null? where !counted: break

@@ -20,6 +20,12 @@ public enum CLI {
     /// The allocation counter's shared library (the RelayArenaAllocationCounter product), which
     /// `relay-arena bench` preloads into the child that counts its allocation rows; built beside
     /// `relay-arena` by `swift build` and `swift test`, or by `--product RelayArenaAllocationCounter`.
+    /// Whether this test process runs under a sanitizer (its runtime brings its own allocator,
+    /// and the relay-arena it runs is built the same way).
+    public static var underSanitizer: Bool {
+        ["__asan_init", "__tsan_init", "__msan_init"].contains { (name: String) in dlsym(nil, name) != nil }
+    }
+
     public static var allocationCounterLibrary: URL {
         executable.deletingLastPathComponent().appendingPathComponent("libRelayArenaAllocationCounter.so")
     }

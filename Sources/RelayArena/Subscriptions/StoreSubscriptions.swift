@@ -38,7 +38,6 @@ public final class StoreSubscriptions {
 
     /// A subscription's plain values.
     fileprivate struct Row {
-        var live = false
         /// Its seen records that exist in the store, as symbols: `seenPool[seenStart..<seenStart + seenCount]`.
         var seenStart = 0
         var seenCount = 0
@@ -51,8 +50,8 @@ public final class StoreSubscriptions {
     }
 
     public let store: RecordStore
-    /// The columns, by subscription number (numbers are never reused; an ended one's row is not
-    /// live and its other columns are nil).
+    /// The columns, by subscription number (numbers are never reused; an ended one's row is
+    /// blank and its other columns are nil: a live one is one with a selector).
     private var rows: [Row] = []
     private var selectors: [ReadSelector?] = []
     private var results: [ReadResult?] = []
@@ -106,7 +105,7 @@ public final class StoreSubscriptions {
         }
         rows.append(
             Row(
-                live: true, hints: Hints(selector, result),
+                hints: Hints(selector, result),
                 subscriber: UInt(bitPattern: Unmanaged.passUnretained(subscriber as AnyObject).toOpaque())))
         selectors.append(selector)
         results.append(result)
@@ -117,7 +116,7 @@ public final class StoreSubscriptions {
     }
 
     public func unsubscribe(_ id: SubscriptionID) {
-        guard id.raw >= 0, id.raw < rows.count, rows[id.raw].live else { return }
+        guard isLive(id) else { return }
         unindex(id.raw)
         rows[id.raw] = Row()
         selectors[id.raw] = nil
@@ -132,9 +131,13 @@ public final class StoreSubscriptions {
     /// re-reads it with the new selector whatever that publish updated, and calls it if its data
     /// changed (relay's re-render with the new fragment reference).
     public func repoint(_ id: SubscriptionID, to selector: ReadSelector) {
-        guard id.raw >= 0, id.raw < rows.count, rows[id.raw].live else { return }
+        guard isLive(id) else { return }
         selectors[id.raw] = selector.withOwnDataID()
         stalled.insert(id.raw)
+    }
+
+    private func isLive(_ id: SubscriptionID) -> Bool {
+        id.raw >= 0 && id.raw < selectors.count && selectors[id.raw] != nil
     }
 
     /// The selector a subscription reads now.
@@ -194,7 +197,7 @@ public final class StoreSubscriptions {
         store.withSnapshot { s in
             for (i, id) in order.enumerated() {
                 if i % Self.prefetchBatch == 0 { prefetch(order, batch: i) }
-                guard rows[id].live, let selector = selectors[id], let last = results[id] else { continue }
+                guard let selector = selectors[id], let last = results[id] else { continue }
                 let next = selector.read(s, previouslySeen: last.seen.count)
                 let dataChanged = next.data != last.data
                 if next.seen != last.seen {
@@ -222,7 +225,7 @@ public final class StoreSubscriptions {
                 changed[i + ahead].released.prefetch()
             }
             // Ended by an earlier callback: not called.
-            guard rows[id].live, let subscriber = subscribers[id], let result = results[id] else { continue }
+            guard let subscriber = subscribers[id], let result = results[id] else { continue }
             // An earlier callback published, and that round re-read this one: it was called then
             // if its data changed, and otherwise gets the newest read (its result), never an older one.
             if rounds != round, rows[id].calledInRound > round { continue }
@@ -289,7 +292,7 @@ public final class StoreSubscriptions {
     private func packSeenPool() {
         var packed: [UInt32] = []
         packed.reserveCapacity(seenPool.count - seenGarbage)
-        for id in rows.indices where rows[id].live {
+        for id in rows.indices where selectors[id] != nil {
             let start = rows[id].seenStart
             rows[id].seenStart = packed.count
             packed.append(contentsOf: seenPool[start..<(start + rows[id].seenCount)])
@@ -348,7 +351,7 @@ public final class StoreSubscriptions {
         seenGarbage = 0
         store.withSnapshot { s in
             for id in rows.indices {
-                guard rows[id].live, let result = results[id] else { continue }
+                guard let result = results[id] else { continue }
                 let (symbols, absent) = Self.resolve(result.seen, s)
                 index(id, symbols: symbols, absent: absent)
             }

@@ -27,11 +27,7 @@ final class ArenaLayoutTests: XCTestCase {
     /// search): symbols are told apart by their text, whether a refetch finds the store's symbol
     /// by guessing its position or by a lookup in the index.
     func testIDsWithTheSameHashStayDistinctRecords() throws {
-        let compiler = try Compiler(
-            schema: GraphQLSourceFile(name: "todo.graphql", text: Fixtures.text("todo.graphql")))
-        let docs = try compiler.compile([
-            GraphQLSourceFile(name: "q.graphql", text: #"query Q { node(id: "x") { id ... on Todo { text } } }"#)
-        ])
+        let docs = try Fixtures.compile(#"query Q { node(id: "x") { id ... on Todo { text } } }"#)
         let plan = try NormalizationPlan(operation: docs.operations["Q"]!)
         func payload(_ id: String, _ text: String) -> [UInt8] {
             Array(#"{"data":{"node":{"__typename":"Todo","id":"\#(id)","text":"\#(text)"}}}"#.utf8)
@@ -139,11 +135,7 @@ final class ArenaLayoutTests: XCTestCase {
             [])
 
         // A record of an abstract field (staged, with its `__typename`) keeps it in its header too.
-        let compiler = try Compiler(
-            schema: GraphQLSourceFile(name: "todo.graphql", text: Fixtures.text("todo.graphql")))
-        let docs = try compiler.compile([
-            GraphQLSourceFile(name: "q.graphql", text: #"query Q { node(id: "x") { id ... on Todo { text } } }"#)
-        ])
+        let docs = try Fixtures.compile(#"query Q { node(id: "x") { id ... on Todo { text } } }"#)
         let abstract = try NormalizationPlan(operation: docs.operations["Q"]!)
         let nodePayload = Array(#"{"data":{"node":{"__typename":"Todo","text":"four","id":"T4"}}}"#.utf8)
         let nodeStore = RecordStore()
@@ -154,9 +146,8 @@ final class ArenaLayoutTests: XCTestCase {
 
         // An `id` selected under a type condition and met before `__typename` waits as text and is
         // replayed as a string: the same bit, so the same store (and file) either way.
-        let conditional = try compiler.compile([
-            GraphQLSourceFile(name: "c.graphql", text: #"query C { node(id: "x") { ... on Todo { text id } } }"#)
-        ])
+        let conditional = try Fixtures.compile(
+            #"query C { node(id: "x") { ... on Todo { text id } } }"#, name: "c.graphql")
         let late = try NormalizationPlan(operation: conditional.operations["C"]!)
         let lateStore = RecordStore()
         try lateStore.commit(
@@ -182,16 +173,11 @@ final class ArenaLayoutTests: XCTestCase {
         try list.commit(response: TodoListWorkload(todos: 100).response(), plan: try TodoListSetup.plan(todos: 100))
         XCTAssertEqual(list.unusedSlotBytes, 0)
 
-        let compiler = try Compiler(
-            schema: GraphQLSourceFile(name: "todo.graphql", text: Fixtures.text("todo.graphql")))
-        let docs = try compiler.compile([
-            GraphQLSourceFile(
-                name: "q.graphql",
-                text: """
-                    query Q { node(id: "x") { __typename id ... on Todo { text } } }
-                    query R($id: ID!) { node(id: $id) { id ... on Todo { text complete notes priority } } }
-                    """)
-        ])
+        let docs = try Fixtures.compile(
+            """
+            query Q { node(id: "x") { __typename id ... on Todo { text } } }
+            query R($id: ID!) { node(id: $id) { id ... on Todo { text complete notes priority } } }
+            """)
         let q = try NormalizationPlan(operation: docs.operations["Q"]!)
         func r(_ id: String) throws -> NormalizationPlan {
             try NormalizationPlan(operation: docs.operations["R"]!, variables: ["id": .string(id)])
@@ -281,16 +267,11 @@ final class ArenaLayoutTests: XCTestCase {
         XCTAssertTrue(show(id(edited), "text").hasSuffix(" (edited)\""), show(id(edited), "text"))
         XCTAssertEqual(show(id(edited), "complete"), wasComplete == "true" ? "false" : "true")
 
-        let compiler = try Compiler(
-            schema: GraphQLSourceFile(name: "todo.graphql", text: Fixtures.text("todo.graphql")))
-        let docs = try compiler.compile([
-            GraphQLSourceFile(
-                name: "q.graphql",
-                text: """
-                    query R($id: ID!) { node(id: $id) { id ... on Todo { notes priority } } }
-                    query Z { viewer { locale } }
-                    """)
-        ])
+        let docs = try Fixtures.compile(
+            """
+            query R($id: ID!) { node(id: $id) { id ... on Todo { notes priority } } }
+            query Z { viewer { locale } }
+            """)
         func node(_ i: Int, notes: String, priority: Int) throws -> [String] {
             let plan = try NormalizationPlan(operation: docs.operations["R"]!, variables: ["id": .string(id(i))])
             let body =
@@ -350,15 +331,10 @@ final class ArenaLayoutTests: XCTestCase {
     /// before the repeated one's record closes): the copy must not be left behind it.
     func testARepeatedDataIDWithANewChildKeepsItsTextOnce() throws {
         let id = String(repeating: "T", count: 2_000)
-        let compiler = try Compiler(
-            schema: GraphQLSourceFile(name: "todo.graphql", text: Fixtures.text("todo.graphql")))
-        let docs = try compiler.compile([
-            GraphQLSourceFile(
-                name: "q.graphql",
-                text: """
-                    query Q { user(id: "me") { id todos(first: 100) { edges { node { id text owner { id } } } } } }
-                    """)
-        ])
+        let docs = try Fixtures.compile(
+            """
+            query Q { user(id: "me") { id todos(first: 100) { edges { node { id text owner { id } } } } } }
+            """)
         let plan = try NormalizationPlan(operation: docs.operations["Q"]!)
         func response(_ copies: Int) -> [UInt8] {
             let edges = (0..<copies).map { #"{"node":{"id":"\#(id)","text":"t","owner":{"id":"owner\#($0)"}}}"# }
@@ -378,13 +354,7 @@ final class ArenaLayoutTests: XCTestCase {
     /// JSON (whose length is known only once it is written) and link lists on both sides of that
     /// boundary read back whole, survive a store file, and compare equal on a refetch.
     func testHeapValuesOnBothSidesOfTheShortLengthBoundary() throws {
-        let compiler = try Compiler(
-            schema: GraphQLSourceFile(name: "todo.graphql", text: Fixtures.text("todo.graphql")))
-        let docs = try compiler.compile([
-            GraphQLSourceFile(
-                name: "q.graphql", text: #"query Q { user(id: "me") { id name nicknames friends(first: 300) { id } } }"#
-            )
-        ])
+        let docs = try Fixtures.compile(#"query Q { user(id: "me") { id name nicknames friends(first: 300) { id } } }"#)
         let plan = try NormalizationPlan(operation: docs.operations["Q"]!)
         for (k, size) in [0, 1, 249, 250, 251, 252, 253, 254, 255, 256, 70_000].enumerated() {
             let name = String(repeating: "n", count: size)
@@ -433,13 +403,8 @@ final class ArenaLayoutTests: XCTestCase {
     /// derived IDs over prefixes of either form are found by their text, survive a store file,
     /// and are the same symbols when the payload comes again, into the store or into its copy.
     func testSymbolsOnBothSidesOfTheShortLengthBoundary() throws {
-        let compiler = try Compiler(
-            schema: GraphQLSourceFile(name: "todo.graphql", text: Fixtures.text("todo.graphql")))
-        let docs = try compiler.compile([
-            GraphQLSourceFile(
-                name: "q.graphql",
-                text: #"query Q { user(id: "me") { id settings { theme } friends(first: 2) { name } } }"#)
-        ])
+        let docs = try Fixtures.compile(
+            #"query Q { user(id: "me") { id settings { theme } friends(first: 2) { name } } }"#)
         let plan = try NormalizationPlan(operation: docs.operations["Q"]!)
         for size in [1, 200, 238, 239, 240, 300] {
             let id = String(repeating: "u", count: size)
@@ -483,11 +448,7 @@ final class ArenaLayoutTests: XCTestCase {
     /// Either way they read as `.int` (up to 17 digits), export as received, and a refetch of the
     /// same value changes nothing, while a step across the boundary is a change.
     func testIntegersPast32BitsKeepTheirTextAndReadAsInts() throws {
-        let compiler = try Compiler(
-            schema: GraphQLSourceFile(name: "todo.graphql", text: Fixtures.text("todo.graphql")))
-        let docs = try compiler.compile([
-            GraphQLSourceFile(name: "q.graphql", text: #"query Q { user(id: "me") { id totalCount } }"#)
-        ])
+        let docs = try Fixtures.compile(#"query Q { user(id: "me") { id totalCount } }"#)
         let plan = try NormalizationPlan(operation: docs.operations["Q"]!)
         func payload(_ count: String) -> [UInt8] { Array(#"{"data":{"user":{"id":"U","totalCount":\#(count)}}}"#.utf8) }
         let values = [

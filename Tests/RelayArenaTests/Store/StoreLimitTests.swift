@@ -27,11 +27,7 @@ final class StoreLimitTests: XCTestCase {
     /// typenames: a payload or store file past that is refused as the arena's limit, and the
     /// store is unchanged. Up to it, every record reads back its own typename.
     func testTypenamesPastTheTableLimitAreALimitError() throws {
-        let compiler = try Compiler(
-            schema: GraphQLSourceFile(name: "todo.graphql", text: Fixtures.text("todo.graphql")))
-        let docs = try compiler.compile([
-            GraphQLSourceFile(name: "q.graphql", text: #"query Q { nodes(ids: ["x"]) { id } }"#)
-        ])
+        let docs = try Fixtures.compile(#"query Q { nodes(ids: ["x"]) { id } }"#)
         let plan = try NormalizationPlan(operation: docs.operations["Q"]!)
         func payload(_ types: Int) -> [UInt8] {
             let nodes = (0..<types).map { #"{"__typename":"T\#($0)","id":"n\#($0)"}"# }.joined(separator: ",")
@@ -74,11 +70,7 @@ final class StoreLimitTests: XCTestCase {
     /// refuses a payload with a new typename for another reason (a record past the field limit),
     /// then still takes a payload with another new typename.
     func testAFailedPublishTakesNoTypenameEntry() throws {
-        let compiler = try Compiler(
-            schema: GraphQLSourceFile(name: "todo.graphql", text: Fixtures.text("todo.graphql")))
-        let docs = try compiler.compile([
-            GraphQLSourceFile(name: "q.graphql", text: #"query Q { nodes(ids: ["x"]) { id ... on Todo { text } } }"#)
-        ])
+        let docs = try Fixtures.compile(#"query Q { nodes(ids: ["x"]) { id ... on Todo { text } } }"#)
         let plan = try NormalizationPlan(operation: docs.operations["Q"]!)
         func nodes(_ list: [String]) -> [UInt8] { Array(#"{"data":{"nodes":[\#(list.joined(separator: ","))]}}"#.utf8) }
         // `__Root`, T0…T32763 and `Todo`: 32,766 of the 32,767 typenames.
@@ -122,16 +114,11 @@ final class StoreLimitTests: XCTestCase {
     /// with values of every kind: 720 orders of six fields, 96 mixes of kinds) is refused with
     /// the limit named, and the store keeps what it had.
     func testAPayloadPastTheShapeLimitIsALimitError() throws {
-        let compiler = try Compiler(
-            schema: GraphQLSourceFile(name: "todo.graphql", text: Fixtures.text("todo.graphql")))
-        let docs = try compiler.compile([
-            GraphQLSourceFile(
-                name: "q.graphql",
-                text: """
-                    query Q { user(id: "me") { id todos(first: 70000) { edges { node {
-                        id complete text priority estimateHours notes tags } } } } }
-                    """)
-        ])
+        let docs = try Fixtures.compile(
+            """
+            query Q { user(id: "me") { id todos(first: 70000) { edges { node {
+                id complete text priority estimateHours notes tags } } } } }
+            """)
         let plan = try NormalizationPlan(operation: docs.operations["Q"]!)
         func permutation(_ k: Int, _ items: [String]) -> [String] {
             var rest = items

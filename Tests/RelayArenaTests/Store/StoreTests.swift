@@ -98,15 +98,8 @@ final class StoreTests: XCTestCase {
 
     /// differ (that would be half a payload).
     func testReadersNeverSeeHalfAPayload() throws {
-        let compiler = try Compiler(
-            schema: GraphQLSourceFile(name: "todo.graphql", text: Fixtures.text("todo.graphql")))
-        let docs = try compiler.compile([
-            GraphQLSourceFile(
-                name: "q.graphql",
-                text:
-                    #"query Q { a: node(id: "A") { id ... on Todo { text } } b: node(id: "B") { id ... on Todo { text } } }"#
-            )
-        ])
+        let docs = try Fixtures.compile(
+            #"query Q { a: node(id: "A") { id ... on Todo { text } } b: node(id: "B") { id ... on Todo { text } } }"#)
         let plan = try NormalizationPlan(operation: docs.operations["Q"]!)
         let store = RecordStore()
         @Sendable func payload(_ i: Int) -> [UInt8] {
