@@ -80,7 +80,26 @@ struct ArtifactBuilder {
         let generated = FieldGenerator(schema: schema).apply(flattened)
         let result = flattener.flatten(generated, parentType: rootType)
         try FieldConflictCheck(schema: schema).check(result, parentType: rootType)
-        return result
+        return Self.withoutClientIDs(result)
+    }
+
+    /// relay's `__id` is a client field: it is never sent and never written from a response, so
+    /// the operation's text and normalization plan leave it out (the reader answers it).
+    static func withoutClientIDs(_ selections: [IRSelection]) -> [IRSelection] {
+        selections.compactMap { selection in
+            switch selection {
+            case .field(var field):
+                if field.name == "__id" && field.selections == nil { return nil }
+                field.selections = field.selections.map(withoutClientIDs)
+                return .field(field)
+            case .inlineFragment(let type, let inner):
+                return .inlineFragment(type: type, selections: withoutClientIDs(inner))
+            case .condition(let variable, let passing, let inner):
+                return .condition(variable: variable, passingValue: passing, selections: withoutClientIDs(inner))
+            case .spread, .typeDiscriminator:
+                return selection
+            }
+        }
     }
 
     func operationArtifact(

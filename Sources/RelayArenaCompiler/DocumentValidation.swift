@@ -146,6 +146,13 @@ private struct IgnorableErrors {
         let message = error.message
         // Fragments are compiled on their own (a fragment file need not be used by any operation).
         if message.hasPrefix("Fragment \""), message.hasSuffix("\" is never used.") { return true }
+        // relay's client field `__id` exists on every type (the record's data ID); the compiler
+        // answers it and never sends it.
+        if message.hasPrefix("Cannot query field \"__id\" on type "),
+            let field = error.nodes.first as? Field, field.arguments.isEmpty, field.selectionSet == nil
+        {
+            return true
+        }
         // `$count` inside a fragment that declares it with @argumentDefinitions is fragment-local.
         if message.hasPrefix("Variable \"$"), message.contains("\" is not defined"),
             let variable = error.nodes.first as? GraphQL.Variable,

@@ -102,9 +102,11 @@ struct SchemaModel: Sendable {
         isAbstract(typeName) ? "__is\(typeName)" : nil
     }
 
-    /// `__typename` is not in the field maps, so it is answered here (a String leaf everywhere).
+    /// `__typename` and relay's client field `__id` (the record's data ID) are not in the field
+    /// maps, so they are answered here (leaves on every type).
     func field(_ name: String, on parentType: String) -> FieldShape? {
         if name == "__typename" { return FieldShape(typeName: "String", plural: false, isLeaf: true) }
+        if name == "__id" { return FieldShape(typeName: "ID", plural: false, isLeaf: true) }
         return fields[parentType]?[name]
     }
 }

@@ -90,6 +90,7 @@ struct DataChecker {
                     if snapshot.typename(of: record).isEmpty { missing = true }
                     continue
                 }
+                if key == "__id" { continue }  // relay's client field: the data ID, always there
                 // A client record (no `id` in its response) is not expected to have one.
                 if snapshot.field(record, key) == nil && !(key == "id" && isClientID(id)) { missing = true }
             case .linkedField(let f):

@@ -155,6 +155,11 @@ struct Reader {
                     if type.isEmpty { markMissing() } else { set(&data, f.responseKey, .string(type.string)) }
                     continue
                 }
+                if key == "__id" {
+                    // relay's client field `__id`: the record's data ID (never stored as a field).
+                    set(&data, f.responseKey, .string(dataID))
+                    continue
+                }
                 guard let value = snapshot.field(record, key) else {
                     markMissing()
                     continue

@@ -50,6 +50,7 @@ extension SchemaModel {
     /// The declared type of `field` on `parentType` (`__typename` is `String!` everywhere).
     func fieldType(_ field: String, on parentType: String) -> TypeRef? {
         if field == "__typename" { return .nonNull(.named("String")) }
+        if field == "__id" { return .nonNull(.named("ID")) }
         let type = schema.getType(name: parentType)
         let map: GraphQLFieldMap?
         if let object = type as? GraphQLObjectType {

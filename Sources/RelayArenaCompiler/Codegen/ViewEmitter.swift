@@ -224,6 +224,11 @@ struct ViewEmitter {
             let type = conditions.isEmpty ? "String" : "String?"
             return (["public var \(name): \(type) { \(guarded(conditions, "__view.typename")) }"], false)
         }
+        if f.name == "__id" {
+            // relay's client field: the record's data ID, never sent, never written from data.
+            let type = conditions.isEmpty ? "String" : "String?"
+            return (["public var \(name): \(type) { \(guarded(conditions, "__view.dataID")) }"], false)
+        }
         guard let type = schema.fieldType(f.name, on: parentType) else {
             throw UnsupportedSelection(message: "no field \(f.name) on \(parentType)")
         }

@@ -7,6 +7,7 @@ private let list = graphql(
       @refetchable(queryName: "ToDoPaginationQuery")
       @argumentDefinitions(count: {type: "Int", defaultValue: 100}, cursor: {type: "String"}) {
       todos(first: $count, after: $cursor) @connection(key: "ToDoPagination_todos") {
+        __id
         edges { node { id text complete } }
       }
     }
@@ -32,6 +33,11 @@ final class ToDoPagedList {
             guard let edges = user.todos?.edges else { return [] }
             return edges.compactMap { $0?.node?.text }
         } ?? []
+    }
+
+    /// The list's connection record (relay's `__id`), which mutations name in `connections:`.
+    var connectionID: String? {
+        model.refetchable.fragment.withData { user in user.todos?.__id } ?? nil
     }
 
     /// The last row showed: the next page, unless one is loading or there is none.

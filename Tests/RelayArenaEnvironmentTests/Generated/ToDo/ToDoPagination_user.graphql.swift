@@ -17,6 +17,7 @@ public enum ToDoPagination_user: Fragment {
         public struct Todos: SelectionView {
             public let __view: RecordView
             public init(__view: RecordView) { self.__view = __view }
+            public var __id: String { __view.dataID }
             public var edges: ViewList<Edges?>? { __view.list(K(1, "edges"), of: Edges?.self) }
             public var pageInfo: PageInfo { __view.linkedOrEmpty(K(7, "pageInfo"), as: PageInfo.self) }
 
@@ -57,6 +58,7 @@ extension ToDoPagination_user {
         argumentDefinitions: [VariableDefinition(name: "count", type: "Int", defaultValue: .int(100)), VariableDefinition(name: "cursor", type: "String", defaultValue: nil)], plural: false,
         selections: [
             .linkedField(LinkedField(alias: "todos", name: "__ToDoPagination_todos_connection", args: [], storageKey: nil, concreteType: "TodoConnection", plural: false, selections: [
+                .scalarField(ScalarField(alias: nil, name: "__id", args: [], storageKey: nil, shape: .scalar)),
                 .linkedField(LinkedField(alias: nil, name: "edges", args: [], storageKey: nil, concreteType: "TodoEdge", plural: true, selections: [
                     .linkedField(LinkedField(alias: nil, name: "node", args: [], storageKey: nil, concreteType: "Todo", plural: false, selections: [
                         .scalarField(ScalarField(alias: nil, name: "id", args: [], storageKey: nil, shape: .scalar)),
