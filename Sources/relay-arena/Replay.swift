@@ -317,7 +317,11 @@ final class ReplayRunner {
         let roots = OperationRoots(
             releaseBufferSize: releaseBuffer, queryCacheExpiration: queryCacheExpiration, now: { clock.now })
         self.roots = roots
-        environment = Environment(network: MockNetwork(), store: store, roots: roots)
+        // relay's warnings (a page that does not follow its connection) are not failures: a line
+        // on stderr, no `error` event.
+        environment = Environment(
+            network: MockNetwork(), store: store, roots: roots,
+            log: { event in FileHandle.standardError.write(Data("relay-arena: warning: \(event.message)\n".utf8)) })
         roots.onRootDropped = nil  // collection happens at `gc` steps only
         subscriptions = environment.subscriptions
     }

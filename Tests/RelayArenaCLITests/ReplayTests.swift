@@ -502,6 +502,41 @@ final class ReplayTests: XCTestCase {
             #"{"event":"request","name":"p","operation":"PagQuery","variables":{"count":5,"cursor":"c3","id":"u"}}"#)
     }
 
+    /// A page after a cursor that is not the connection's end: relay drops it and warns; `replay`
+    /// prints the warning on stderr, no `error` event, and the subscriber's data does not change.
+    func testAPageAfterAnotherCursorIsAWarningNotAnError() throws {
+        let documents = """
+            query Q2 { user(id: "me") { ...Pag } }
+            fragment Pag on User @refetchable(queryName: "PagQuery")
+              @argumentDefinitions(count: {type: "Int", defaultValue: 1}, cursor: {type: "String"}) {
+              todos(first: $count, after: $cursor) @connection(key: "Pag_todos") { edges { node { id text } } }
+            }
+            """
+        let first =
+            #"{"step":"publish","operation":"Q2","variables":{},"response":{"data":{"user":{"__typename":"User","id":"u","todos":{"edges":["#
+            + #"{"cursor":"c1","node":{"__typename":"Todo","id":"t1","text":"t1"}}],"pageInfo":{"endCursor":"c1","hasNextPage":true}}}}}}"#
+        let late =
+            #"{"step":"publish","operation":"PagQuery","variables":{"count":1,"cursor":"c0","id":"u"},"response":{"data":{"node":{"__typename":"User","id":"u","todos":{"edges":["#
+            + #"{"cursor":"c9","node":{"__typename":"Todo","id":"t9","text":"t9"}}],"pageInfo":{"endCursor":"c9","hasNextPage":false}}}}}}"#
+        let script = [
+            first, #"{"step":"subscribe","name":"p","fragment":"Pag","operation":"Q2","variables":{},"id":"u"}"#, late,
+            #"{"step":"load_next","name":"p","count":1}"#,
+        ]
+        let r = try replay("[" + script.joined(separator: ",") + "]", documents: documents)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(
+            r.stderr,
+            "relay-arena: warning: Relay: Unexpected after cursor `c0`, edges must be fetched from the end of the list (`c1`).\n"
+        )
+        let out = lines(r)
+        XCTAssertFalse(out.contains { $0.contains(#""event":"error""#) }, r.stdoutText)
+        XCTAssertFalse(out.contains { $0.contains("t9") }, r.stdoutText)
+        // The next page still starts at the connection's own end cursor.
+        XCTAssertEqual(
+            out.last,
+            #"{"event":"request","name":"p","operation":"PagQuery","variables":{"count":1,"cursor":"c1","id":"u"}}"#)
+    }
+
     func testTheGCAndExpiryOptionsAreChecked() throws {
         let script = "[\(publishQ("Milk")), \(subscribeItem("row", "t1"))]"
         let ok = try replay(script, options: ["--release-buffer", "3", "--query-cache-expiration-ms", "1000"])

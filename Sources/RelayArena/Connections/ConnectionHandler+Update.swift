@@ -104,7 +104,7 @@ extension ConnectionHandler {
     /// relay's `ConnectionHandler.update`: merges the server connection `payload` names into the
     /// client connection. A page whose `after` (`before`) cursor is not the client's end (start)
     /// cursor is an error, and the response is not written (relay warns and drops the page).
-    static func update(_ store: RecordSourceProxy, _ payload: HandleFieldPayload, strict: Bool = true) throws {
+    static func update(_ store: RecordSourceProxy, _ payload: HandleFieldPayload) throws {
         if let mutation = payload.mutation { return update(store, payload, mutation) }
         guard let record = store.get(payload.dataID) else { return }
         guard let serverConnection = record.linkedRecord(payload.fieldKey) else {
@@ -163,7 +163,7 @@ extension ConnectionHandler {
         var nextEdges: [String?]?
         if inStore, let serverEdges, let cursor = after ?? before {
             let forward = after != nil
-            guard try follows(clientPageInfo, cursor, forward: forward, connection.dataID, strict) else { return }
+            guard follows(clientPageInfo, cursor, forward: forward, connection.dataID, store) else { return }
             if !store.spliceEdges(connection.dataID, page: serverEdges.compactMap { $0 }, forward: forward) {
                 // The index could not decide: the lists, as below.
                 prevEdges = store.linkedIDs(connection.dataID, "edges")
@@ -175,7 +175,7 @@ extension ConnectionHandler {
             if let cursor = after ?? before {
                 // A page after the end (before the start): merged there, or nothing changes.
                 let forward = after != nil
-                guard try follows(clientPageInfo, cursor, forward: forward, connection.dataID, strict) else { return }
+                guard follows(clientPageInfo, cursor, forward: forward, connection.dataID, store) else { return }
                 var merged: [String?] = []
                 var nodeIDs = Set<String>()
                 merge(forward ? prevEdges : serverEdges, into: &merged, &nodeIDs, store)
@@ -210,24 +210,25 @@ extension ConnectionHandler {
 
     static let nextEdgeIndex = "__connection_next_edge_index"
 
-    /// A page after `cursor` (before it, backward) follows the connection only at its end (start);
-    /// one that does not is an error when `strict`, else `false` (relay drops it).
+    /// A page after `cursor` (before it, backward) follows the connection only at its end (start).
+    /// One that does not is dropped as relay drops it: the edges and page info stay, and the
+    /// warning relay prints goes to `store`'s log events.
     private static func follows(
-        _ pageInfo: RecordProxy?, _ cursor: JSONValue, forward: Bool, _ connection: String, _ strict: Bool
-    ) throws -> Bool {
-        let name = forward ? "endCursor" : "startCursor"
-        let current = pageInfo?.value(name) ?? .null
+        _ pageInfo: RecordProxy?, _ cursor: JSONValue, forward: Bool, _ connection: String, _ store: RecordSourceProxy
+    ) -> Bool {
+        let current = pageInfo?.value(forward ? "endCursor" : "startCursor") ?? .null
         guard current != cursor else { return true }
-        guard strict else { return false }
-        var given = ""
-        var known = ""
-        cursor.writeStable(into: &given)
-        current.writeStable(into: &known)
-        throw RelayArenaError(
-            code: .invalidResponse,
-            message:
-                "a page \(forward ? "after" : "before") cursor \(given) does not follow the connection \(connection), "
-                + "whose \(name) is \(known): nothing was written")
+        // relay formats both with `%s`: strings as they are, anything else as JSON (null).
+        let text = { (value: JSONValue) -> String in
+            if case .string(let s) = value { return s }
+            var out = ""
+            value.writeStable(into: &out)
+            return out
+        }
+        store.logEvents.append(
+            .unexpectedCursor(connectionID: connection, cursor: text(cursor), expected: text(current), forward: forward)
+        )
+        return false
     }
 
     /// relay's `buildConnectionEdge`: `client:<connection>:edges:<index>`, a copy of the server's

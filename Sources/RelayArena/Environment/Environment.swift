@@ -59,11 +59,15 @@ public final class Environment {
     var optimisticBackup = RecordBackup()
     /// Holds collection while any optimistic update is applied.
     var optimisticHold: Disposable?
+    /// relay's `log`: warnings that are not failures (``LogEvent``); writes nothing by default.
+    public let log: LogFunction
 
     public init(
         network: any Network, store: RecordStore = RecordStore(), requestOptions: RequestOptions = .init(),
-        limits: NormalizationLimits = .init(), roots: OperationRoots = OperationRoots()
+        limits: NormalizationLimits = .init(), roots: OperationRoots = OperationRoots(),
+        log: @escaping LogFunction = { _ in }
     ) {
+        self.log = log
         self.network = network
         self.roots = roots
         self.store = store

@@ -91,6 +91,7 @@ extension Environment {
             if let commit {
                 // The updater runs before anything is written: if it throws, nothing is.
                 let writes = try commit.update?.writes(over: store)
+                for event in writes?.logEvents ?? [] { log(event) }
                 if let payload = commit.payload {
                     // Published once: a store holding only its root may take the payload's arena
                     // (and renumber its symbols: only when no symbols were gathered before).
@@ -110,7 +111,7 @@ extension Environment {
         appliedUpdates = rebase ? remaining : appliedUpdates
         if let applying {
             do {
-                try apply(rebase ? remaining + [applying] : [applying], &updated, strict: applying)
+                try apply(rebase ? remaining + [applying] : [applying], &updated, logging: applying)
                 appliedUpdates.append(applying)
             } catch {
                 notifyAfterRun(updated, source: commit?.source)
@@ -129,14 +130,15 @@ extension Environment {
         return notifyAfterRun(updated, source: commit?.source, invalidateStore: invalidateStore)
     }
 
-    /// Applies `updates` in order over the store, keeping what each touches first. Only `strict`
-    /// (the one being applied now) refuses a page whose cursor does not follow: the others are
-    /// applied again over a store that may have moved on.
+    /// Applies `updates` in order over the store, keeping what each touches first. Only
+    /// `logging` (the one being applied now) tells the log of a dropped page: the others are
+    /// applied again over a store that may have moved on, and told it the first time.
     private func apply(
-        _ updates: [OptimisticUpdate], _ updated: inout [UpdatedRecordIDs], strict: OptimisticUpdate? = nil
+        _ updates: [OptimisticUpdate], _ updated: inout [UpdatedRecordIDs], logging: OptimisticUpdate? = nil
     ) throws {
         for update in updates {
-            let writes = try update.writes(over: store, strict: update === strict)
+            let writes = try update.writes(over: store)
+            if update === logging { for event in writes?.logEvents ?? [] { log(event) } }
             var touched = update.payload.map(RecordStore.dataIDs(of:)) ?? []
             touched += writes?.writtenIDs ?? []
             try optimisticBackup.keep(touched, of: store)

@@ -24,13 +24,12 @@ public final class OptimisticUpdate {
     /// What the update writes besides its payload: the payload's `@connection` fields merged by
     /// the connection handler, then the updater (if any), over `store` with the payload read
     /// first; `nil` when there is nothing to write. A page whose cursor does not follow its
-    /// connection is an error when `strict`, else dropped as relay drops it (an update applied
-    /// again over a store that moved on).
-    func writes(over store: RecordStore, strict: Bool = true) throws -> RecordSourceProxy? {
+    /// connection is dropped as relay drops it (the proxy's `logEvents` say so).
+    func writes(over store: RecordStore) throws -> RecordSourceProxy? {
         let handles = payload.flatMap { p in selector.map { $0.handleFieldPayloads(in: p) } } ?? []
         guard updater != nil || !handles.isEmpty else { return nil }
         let proxy = RecordSourceProxy(store: store, payload: payload, selector: selector)
-        for handle in handles { try ConnectionHandler.update(proxy, handle, strict: strict) }
+        for handle in handles { try ConnectionHandler.update(proxy, handle) }
         if let updater {
             proxy.pageMergesOnly = false
             let data = selector.flatMap { s in payload.map { $0.withSnapshot { s.read($0) } } } ?? ReadResult.empty

@@ -7,6 +7,8 @@
 /// its `RecordSourceSelectorProxy`: `rootField`).
 @MainActor
 public final class RecordSourceProxy {
+    /// What the connection handler had to warn of while it merged pages (relay's `warning`s).
+    var logEvents: [LogEvent] = []
     /// A value an updater reads or writes: a scalar (any JSON), a link, or a list of links.
     typealias Field = RecordField
 

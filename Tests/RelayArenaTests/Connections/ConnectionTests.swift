@@ -9,6 +9,12 @@ import RelayArenaCompiler
 import RelayArenaTestSupport
 import XCTest
 
+/// What an environment's log was told.
+@MainActor
+final class LoggedEvents {
+    var events: [LogEvent] = []
+}
+
 @MainActor
 final class ConnectionTests: XCTestCase {
     nonisolated static let schema = try! Fixtures.text("todo.graphql")
@@ -95,8 +101,30 @@ final class ConnectionTests: XCTestCase {
         XCTAssertFalse(Self.list.text.contains("@connection"), Self.list.text)
     }
 
+    /// relay's ConnectionHandler-test "ignores edges before a cursor that is not the start
+    /// cursor": the backward page is dropped and relay's "before" warning is logged.
+    func testABackwardPageBeforeAnotherCursorIsDroppedAndLogged() async throws {
+        let logged = LoggedEvents()
+        let environment = Environment(network: MockNetwork(), log: { logged.events.append($0) })
+        let both = Self.docs.operations["BothWaysQuery"]!
+        try environment.commitPayload(
+            both, variables: ["last": .int(2), "status": .string("any")],
+            response: page([("c1", "t1"), ("c2", "t2")], end: "c2", hasNext: false, start: "c1"))
+        XCTAssertEqual(try edges(environment), ["0→t1", "1→t2"])
+        try environment.commitPayload(
+            both, variables: ["last": .int(1), "before": .string("c2"), "status": .string("any")],
+            response: page([("c0", "t0")], end: "c0", hasNext: false, start: "c0"))
+        XCTAssertEqual(try edges(environment), ["0→t1", "1→t2"])
+        XCTAssertEqual(try pageInfo(environment)["startCursor"] as? String, "c1")
+        XCTAssertNotNil(try records(environment)["t0"] as? [String: Any])
+        XCTAssertEqual(
+            logged.events.map(\.message),
+            ["Relay: Unexpected before cursor `c2`, edges must be fetched from the beginning of the list (`c1`)."])
+    }
+
     func testPagesMergeAsRelayMergesThem() async throws {
-        let (environment, _) = Environment.mock()
+        let logged = LoggedEvents()
+        let environment = Environment(network: MockNetwork(), log: { logged.events.append($0) })
         try environment.commitPayload(
             Self.list, variables: ["count": .int(2), "status": .string("any")],
             response: page([("c1", "t1"), ("c2", "t2")], end: "c2", hasNext: true, start: "c1"))
@@ -131,33 +159,33 @@ final class ConnectionTests: XCTestCase {
         XCTAssertTrue(try pageInfo(environment)["startCursor"] is NSNull)
         XCTAssertEqual(read(), ["t1 text", "t2 text", "t3 text"])
 
-        // A page after a cursor that is not the end: an error that names both cursors, and
-        // nothing written, the page's own records neither (relay warns and drops the page).
-        let before = environment.store.relayJSON()
-        var heard = 0
-        let subscription = environment.subscribe(
-            ReadSelector(
-                node: .operation(Self.list), dataID: RecordStore.rootID,
-                variables: ["count": .int(2), "status": .string("any")], owner: nil)
-        ) { _ in heard += 1 }
-        XCTAssertThrowsError(
-            try environment.commitPayload(
-                Self.list, variables: ["count": .int(2), "cursor": .string("c2"), "status": .string("any")],
-                response: page([("c9", "t9")], end: "c9", hasNext: true))
-        ) { error in
-            XCTAssertEqual((error as? RelayArenaError)?.code, .invalidResponse)
-            let message = (error as? RelayArenaError)?.message ?? ""
-            XCTAssertTrue(message.contains(#""c2""#) && message.contains(#""c4""#), message)
-        }
-        XCTAssertEqual(environment.store.relayJSON(), before)
-        XCTAssertEqual(heard, 0)
-        environment.unsubscribe(subscription.1)
+        // A page after a cursor that is not the end: relay's merge drops it (ConnectionHandler-test
+        // "ignores edges after a cursor that is not the end cursor"): the page's records are
+        // written, the connection's edges and page info stay, and relay's warning goes to the log.
+        let info = try pageInfo(environment)
+        try environment.commitPayload(
+            Self.list, variables: ["count": .int(2), "cursor": .string("c2"), "status": .string("any")],
+            response: page([("c9", "t9")], end: "c9", hasNext: true))
+        XCTAssertEqual(try edges(environment), ["0→t1", "1→t2", "2→t3"])
+        XCTAssertEqual(try pageInfo(environment)["endCursor"] as? String, info["endCursor"] as? String)
+        XCTAssertEqual(try pageInfo(environment)["hasNextPage"] as? Bool, false)
+        XCTAssertEqual((try records(environment)["t9"] as? [String: Any])?["text"] as? String, "t9 text")
+        XCTAssertEqual(
+            logged.events,
+            [.unexpectedCursor(connectionID: Self.any, cursor: "c2", expected: "c4", forward: true)])
+        XCTAssertEqual(
+            logged.events.first?.message,
+            "Relay: Unexpected after cursor `c2`, edges must be fetched from the end of the list (`c4`).")
+        XCTAssertEqual(read(), ["t1 text", "t2 text", "t3 text"])
+        logged.events = []
 
         // A refetch (no cursor): the edges are replaced, the page info too.
         try environment.commitPayload(
             Self.list, variables: ["count": .int(2), "status": .string("any")],
             response: page([("c5", "t5"), ("c6", "t6")], end: "c6", hasNext: true, start: "c5"))
-        XCTAssertEqual(try edges(environment), ["4→t5", "5→t6"])
+        // The dropped page used up edge index 4, as in relay.
+        XCTAssertEqual(try edges(environment), ["5→t5", "6→t6"])
+        XCTAssertEqual(logged.events, [])
         XCTAssertEqual(try pageInfo(environment)["endCursor"] as? String, "c6")
         XCTAssertEqual(try pageInfo(environment)["hasNextPage"] as? Bool, true)
         XCTAssertEqual(read(), ["t5 text", "t6 text"])
@@ -168,7 +196,7 @@ final class ConnectionTests: XCTestCase {
             response: page([("d1", "t1")], end: "d1", hasNext: false))
         let done = #"client:me:__List_todos_connection(status:"done")"#
         XCTAssertEqual(try edges(environment, done), ["0→t1"])
-        XCTAssertEqual(try edges(environment), ["4→t5", "5→t6"])
+        XCTAssertEqual(try edges(environment), ["5→t5", "6→t6"])
 
         // A null connection: the handle is null, the reader reads null.
         try environment.commitPayload(
