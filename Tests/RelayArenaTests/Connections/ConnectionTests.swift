@@ -101,8 +101,8 @@ final class ConnectionTests: XCTestCase {
         XCTAssertFalse(Self.list.text.contains("@connection"), Self.list.text)
     }
 
-    /// relay's ConnectionHandler-test "ignores edges before a cursor that is not the start
-    /// cursor": the backward page is dropped and relay's "before" warning is logged.
+    /// The backward case of relay's ConnectionHandler: a page before a cursor that is not the
+    /// start is dropped and relay's "before" warning is logged.
     func testABackwardPageBeforeAnotherCursorIsDroppedAndLogged() async throws {
         let logged = LoggedEvents()
         let environment = Environment(network: MockNetwork(), log: { logged.events.append($0) })
@@ -159,9 +159,9 @@ final class ConnectionTests: XCTestCase {
         XCTAssertTrue(try pageInfo(environment)["startCursor"] is NSNull)
         XCTAssertEqual(read(), ["t1 text", "t2 text", "t3 text"])
 
-        // A page after a cursor that is not the end: relay's merge drops it (ConnectionHandler-test
-        // "ignores edges after a cursor that is not the end cursor"): the page's records are
-        // written, the connection's edges and page info stay, and relay's warning goes to the log.
+        // A page after a cursor that is not the end: relay's ConnectionHandler drops it: the page's
+        // records are written, the connection's edges and page info stay, and relay's warning
+        // (ConnectionHandler.js's text) goes to the log.
         let info = try pageInfo(environment)
         try environment.commitPayload(
             Self.list, variables: ["count": .int(2), "cursor": .string("c2"), "status": .string("any")],

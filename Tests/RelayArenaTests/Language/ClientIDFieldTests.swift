@@ -1,7 +1,7 @@
 // relay's client field `__id`: selectable on every type, read as the record's data ID, never
 // sent and never written from a response; the IDs it reads feed the declarative directives.
-// Ported from relay-compiler's `relay-client-id-field` fixture and relay-runtime's
-// RelayReader-test ("reads __id") and declarative connection mutation tests.
+// The cases of relay-compiler's `relay-client-id-field` fixture (the root, an object, a
+// connection, an abstract type; never printed) and of relay's declarative connection mutations.
 import Foundation
 import RelayArena
 import RelayArenaCompiler
