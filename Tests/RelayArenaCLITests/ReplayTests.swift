@@ -460,16 +460,18 @@ final class ReplayTests: XCTestCase {
         XCTAssertTrue(out[7].contains(#""text":"server""#), out[7])
     }
 
+    /// A query over a pagination fragment of the user's to-dos (`PagQuery` fetches its pages).
+    static let pagDocuments = """
+        query Q2 { user(id: "me") { ...Pag } }
+        fragment Pag on User @refetchable(queryName: "PagQuery")
+          @argumentDefinitions(count: {type: "Int", defaultValue: 1}, cursor: {type: "String"}) {
+          todos(first: $count, after: $cursor) @connection(key: "Pag_todos") { edges { node { id text } } }
+        }
+        """
+
     /// A pagination fragment's `load_next`: the page query's variables from the connection's end
     /// cursor; nothing while its request is unanswered; the page merged into the connection.
     func testLoadNextBuildsThePageQueryAndThePageMerges() throws {
-        let documents = """
-            query Q2 { user(id: "me") { ...Pag } }
-            fragment Pag on User @refetchable(queryName: "PagQuery")
-              @argumentDefinitions(count: {type: "Int", defaultValue: 1}, cursor: {type: "String"}) {
-              todos(first: $count, after: $cursor) @connection(key: "Pag_todos") { edges { node { id text } } }
-            }
-            """
         func edge(_ cursor: String, _ id: String) -> String {
             #"{"cursor":"\#(cursor)","node":{"__typename":"Todo","id":"\#(id)","text":"\#(id)"}}"#
         }
@@ -484,7 +486,7 @@ final class ReplayTests: XCTestCase {
             #"{"step":"load_next","name":"p","count":2}"#, #"{"step":"load_next","name":"p","count":2}"#, next,
             #"{"step":"load_next","name":"p","count":5}"#,
         ]
-        let r = try replay("[" + script.joined(separator: ",") + "]", documents: documents)
+        let r = try replay("[" + script.joined(separator: ",") + "]", documents: Self.pagDocuments)
         XCTAssertEqual(r.status, 0, r.stderr)
         let out = lines(r)
         XCTAssertEqual(out.count, 5, r.stdoutText)
@@ -505,13 +507,6 @@ final class ReplayTests: XCTestCase {
     /// A page after a cursor that is not the connection's end: relay drops it and warns; `replay`
     /// prints the warning on stderr, no `error` event, and the subscriber's data does not change.
     func testAPageAfterAnotherCursorIsAWarningNotAnError() throws {
-        let documents = """
-            query Q2 { user(id: "me") { ...Pag } }
-            fragment Pag on User @refetchable(queryName: "PagQuery")
-              @argumentDefinitions(count: {type: "Int", defaultValue: 1}, cursor: {type: "String"}) {
-              todos(first: $count, after: $cursor) @connection(key: "Pag_todos") { edges { node { id text } } }
-            }
-            """
         let first =
             #"{"step":"publish","operation":"Q2","variables":{},"response":{"data":{"user":{"__typename":"User","id":"u","todos":{"edges":["#
             + #"{"cursor":"c1","node":{"__typename":"Todo","id":"t1","text":"t1"}}],"pageInfo":{"endCursor":"c1","hasNextPage":true}}}}}}"#
@@ -522,7 +517,7 @@ final class ReplayTests: XCTestCase {
             first, #"{"step":"subscribe","name":"p","fragment":"Pag","operation":"Q2","variables":{},"id":"u"}"#, late,
             #"{"step":"load_next","name":"p","count":1}"#,
         ]
-        let r = try replay("[" + script.joined(separator: ",") + "]", documents: documents)
+        let r = try replay("[" + script.joined(separator: ",") + "]", documents: Self.pagDocuments)
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(
             r.stderr,
