@@ -39,13 +39,6 @@ struct Lowering {
             throw CompilerError(
                 node: alias, fallbackFile: fallbackFile, message: "Relay does not allow aliasing fields to `__id`.")
         }
-        if name == "__id", field.selectionSet != nil || !field.arguments.isEmpty {
-            throw CompilerError(
-                node: field, fallbackFile: fallbackFile,
-                message:
-                    "Field \"__id\" is relay's client field for the record's data ID; it takes no arguments or selections."
-            )
-        }
         guard let shape = schema.field(name, on: parentType) else {
             // Validation accepts the introspection meta fields; relay artifacts have no use for them.
             throw CompilerError(

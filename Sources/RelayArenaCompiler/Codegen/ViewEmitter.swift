@@ -220,14 +220,16 @@ struct ViewEmitter {
         [String], Bool
     ) {
         let name = SwiftName.identifier(f.responseKey)
-        if f.name == "__typename" {
+        // The record's type and relay's client field `__id` (its data ID): never stored as fields.
+        let recordAccessor: String? =
+            switch f.name {
+            case "__typename": "__view.typename"
+            case "__id": "__view.dataID"
+            default: nil
+            }
+        if let accessor = recordAccessor {
             let type = conditions.isEmpty ? "String" : "String?"
-            return (["public var \(name): \(type) { \(guarded(conditions, "__view.typename")) }"], false)
-        }
-        if f.name == "__id" {
-            // relay's client field: the record's data ID, never sent, never written from data.
-            let type = conditions.isEmpty ? "String" : "String?"
-            return (["public var \(name): \(type) { \(guarded(conditions, "__view.dataID")) }"], false)
+            return (["public var \(name): \(type) { \(guarded(conditions, accessor)) }"], false)
         }
         guard let type = schema.fieldType(f.name, on: parentType) else {
             throw UnsupportedSelection(message: "no field \(f.name) on \(parentType)")
