@@ -104,11 +104,11 @@ struct ArtifactBuilder {
 
     func operationArtifact(
         name: String, kind: OperationKind, rootType: String, variables: [IRArgumentDefinition],
-        selections: [IRSelection], position: IRPosition? = nil
+        directives: [IRDirective] = [], selections: [IRSelection], position: IRPosition? = nil
     ) throws -> OperationArtifact {
         let normalization = try normalizationIR(selections, rootType: rootType, name: name, position: position)
         let text = QueryPrinter(schema: schema).print(
-            kind: kind.rawValue, name: name, variables: variables, selections: normalization)
+            kind: kind.rawValue, name: name, variables: variables, directives: directives, selections: normalization)
         return OperationArtifact(
             name: name, kind: kind, variables: emitter.variables(variables),
             normalization: emitter.selections(normalization),

@@ -25,15 +25,20 @@ public struct Compiler: Sendable {
     }
 
     /// relay-compiler's schema extension for the directives validation checks like any other:
-    /// `directive @inline on FRAGMENT_DEFINITION`, so `@inline` elsewhere is a GraphQL error
-    /// (arguments on it: `RelayDirectives.checkInline`). Added only when the schema does not
-    /// declare it itself.
-    static let relaySchemaExtension = "directive @inline on FRAGMENT_DEFINITION\n"
+    /// `@inline` on fragment definitions, so `@inline` elsewhere is a GraphQL error (arguments on
+    /// it: `RelayDirectives.checkInline`), and `@fetchable` on server types. Each is added only
+    /// when the schema does not declare it itself.
+    static let relaySchemaExtension: [String: String] = [
+        "inline": "directive @inline on FRAGMENT_DEFINITION\n",
+        "fetchable": "directive @fetchable(field_name: String!) on OBJECT | INTERFACE\n",
+    ]
 
     private static func withRelayDirectives(_ document: Document) throws -> Document {
         let declared = Set(document.definitions.compactMap { ($0 as? DirectiveDefinition)?.name.value })
-        guard !declared.contains("inline") else { return document }
-        let extensionDocument = try parse(source: Source(body: relaySchemaExtension, name: "<relay directives>"))
+        let missing = relaySchemaExtension.filter { !declared.contains($0.key) }.sorted { $0.key < $1.key }
+        guard !missing.isEmpty else { return document }
+        let extensionDocument = try parse(
+            source: Source(body: missing.map(\.value).joined(), name: "<relay directives>"))
         let definitions: [any GraphQL.Node] = document.definitions + extensionDocument.definitions
         return document.set(value: .array(definitions), key: "definitions")
     }
@@ -105,7 +110,7 @@ public struct Compiler: Sendable {
             let lowering = Lowering(schema: schemaModel, fallbackFile: sourced.file, lineIndexes: lineIndexes)
             result.operations[name] = try builder.operationArtifact(
                 name: name, kind: OperationKind(rawValue: operation.operation.rawValue) ?? .query, rootType: rootType,
-                variables: lowering.variables(operation),
+                variables: lowering.variables(operation), directives: lowering.directives(operation),
                 selections: try lowering.selections(operation.selectionSet, parentType: rootType),
                 position: lowering.position(of: operation))
         }
@@ -113,32 +118,44 @@ public struct Compiler: Sendable {
         for query in refetchQueries {
             result.operations[query.name] = try builder.operationArtifact(
                 name: query.name, kind: .query, rootType: schemaModel.schema.queryType?.name ?? "Query",
-                variables: query.variables, selections: query.selections, position: fragments[query.fragment]?.position)
+                variables: query.variables, directives: query.directives, selections: query.selections,
+                position: fragments[query.fragment]?.position)
             refetch[query.fragment] = query.metadata
         }
         return CompilationResult(documents: result, refetch: refetch)
     }
 
-    /// One query per `@refetchable` fragment, in definition order; its name may not be taken.
+    /// One query per `@refetchable` fragment, in definition order. Its name may be neither another
+    /// `@refetchable`'s nor an operation's or a fragment's (relay's two checks and texts).
     private func synthesizeRefetchQueries(_ definitions: [SourcedDefinition], fragments: inout [String: IRFragment])
         throws -> [RefetchOperation]
     {
-        var names = Set(definitions.compactMap { ($0.definition as? OperationDefinition)?.name?.value })
+        var taken = Set(definitions.compactMap { ($0.definition as? OperationDefinition)?.name?.value })
+        taken.formUnion(fragments.keys)
         var synthesis = RefetchSynthesis(schema: schemaModel, fragments: fragments)
         var queries: [RefetchOperation] = []
+        var owners: [String: String] = [:]
         for sourced in definitions {
             guard let fragment = sourced.definition as? FragmentDefinition,
-                let (queryName, directive) = try RelayDirectives.refetchable(fragment, file: sourced.file)
+                let directive = try RelayDirectives.refetchable(fragment, schema: schemaModel, file: sourced.file)
             else { continue }
-            guard names.insert(queryName).inserted else {
+            let name = fragment.name.value
+            if let previous = owners.updateValue(name, forKey: directive.queryName) {
+                let (first, second) = codeUnitLess(previous, name) ? (previous, name) : (name, previous)
                 throw CompilerError(
-                    node: directive, fallbackFile: sourced.file,
+                    node: fragment.name, fallbackFile: sourced.file,
                     message:
-                        "There can be only one operation named \"\(queryName)\" (@refetchable on \(fragment.name.value) synthesizes it)."
+                        "Duplicate definition for @refetchable operation '\(directive.queryName)' from fragments '\(first)' and '\(second)'"
                 )
             }
-            queries.append(
-                try synthesis.synthesize(fragment.name.value, queryName: queryName, at: directive, file: sourced.file))
+            if taken.contains(directive.queryName) {
+                throw CompilerError(
+                    node: directive.queryNameNode, fallbackFile: sourced.file,
+                    message:
+                        "The `queryName` specified in `@refetchable` must be unique, a definition with the name `\(directive.queryName)` already exists."
+                )
+            }
+            queries.append(try synthesis.synthesize(fragment, directive, file: sourced.file))
         }
         fragments = synthesis.fragments
         return queries

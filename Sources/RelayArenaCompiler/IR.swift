@@ -119,6 +119,12 @@ struct IRFragment: Sendable {
     var position: IRPosition? = nil
 }
 
+/// A server directive on an operation (`@inContext(country: $country)`), arguments as written.
+struct IRDirective: Hashable, Sendable {
+    var name: String
+    var args: [IRArgument]
+}
+
 /// One `@argumentDefinitions` entry or operation variable.
 struct IRArgumentDefinition: Sendable {
     var name: String

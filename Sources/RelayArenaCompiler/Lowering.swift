@@ -241,6 +241,18 @@ struct Lowering {
             selections: try selections(definition.selectionSet, parentType: type), position: position(of: definition))
     }
 
+    /// The operation's own server directives (those the schema declares; relay's are not sent),
+    /// in written order with their arguments as written.
+    func directives(_ operation: OperationDefinition) -> [IRDirective] {
+        operation.directives.compactMap { directive in
+            let name = directive.name.value
+            guard name != "inline", schema.schema.getDirective(name: name) != nil else { return nil }
+            return IRDirective(
+                name: name,
+                args: directive.arguments.map { IRArgument(name: $0.name.value, value: ASTConversion.value($0.value)) })
+        }
+    }
+
     func variables(_ operation: OperationDefinition) -> [IRArgumentDefinition] {
         operation.variableDefinitions.map { definition in
             IRArgumentDefinition(

@@ -4,11 +4,16 @@
 struct QueryPrinter {
     let schema: SchemaModel
 
-    func print(kind: String, name: String, variables: [IRArgumentDefinition], selections: [IRSelection]) -> String {
+    func print(
+        kind: String, name: String, variables: [IRArgumentDefinition], directives: [IRDirective] = [],
+        selections: [IRSelection]
+    ) -> String {
         // Variables only relay's directives use (`connections:` of @appendEdge, …) are not sent
-        // (relay's skipUnusedVariablesTransform): a server would refuse an unused one.
+        // (relay's skipUnusedVariablesTransform): a server would refuse an unused one. The
+        // operation's own server directives use theirs (`@inContext(country: $country)`).
         var used = Set<String>()
         Self.collectVariables(selections, into: &used)
+        for directive in directives { Self.collectVariables(directive.args, into: &used) }
         let variables = variables.filter { used.contains($0.name) }
         var header = "\(kind) \(name)"
         if !variables.isEmpty {
@@ -17,13 +22,20 @@ struct QueryPrinter {
             }
             header += "(" + written.joined(separator: ", ") + ")"
         }
+        for directive in directives {
+            header += " @" + directive.name
+            if !directive.args.isEmpty {
+                header +=
+                    "(" + directive.args.map { "\($0.name): \(Self.value($0.value))" }.joined(separator: ", ") + ")"
+            }
+        }
         var lines = [header + " {"]
         block(selections, depth: 1, into: &lines)
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private static func collectVariables(_ selections: [IRSelection], into used: inout Set<String>) {
+    private static func collectVariables(_ arguments: [IRArgument], into used: inout Set<String>) {
         func value(_ v: IRValue) {
             switch v {
             case .variable(let name): used.insert(name)
@@ -34,17 +46,21 @@ struct QueryPrinter {
             default: break
             }
         }
+        for argument in arguments { value(argument.value) }
+    }
+
+    private static func collectVariables(_ selections: [IRSelection], into used: inout Set<String>) {
         for selection in selections {
             switch selection {
             case .field(let field):
-                for arg in field.args { value(arg.value) }
+                collectVariables(field.args, into: &used)
                 collectVariables(field.selections ?? [], into: &used)
             case .inlineFragment(_, let inner): collectVariables(inner, into: &used)
             case .condition(let variable, _, let inner):
                 used.insert(variable)
                 collectVariables(inner, into: &used)
             case .spread(_, let args):
-                for arg in args { value(arg.value) }
+                collectVariables(args, into: &used)
             case .typeDiscriminator: break
             }
         }

@@ -10,19 +10,82 @@ package struct CompilationResult: Sendable {
     package var refetch: [String: RefetchMetadata]
 }
 
+/// `@refetchable(queryName:, directives:, preferFetchable:)` as written on one fragment.
+struct RefetchableDirective {
+    var queryName: String
+    /// Where `queryName`'s value is written (name conflicts are reported there, as relay does).
+    var queryNameNode: any GraphQL.Node
+    /// Server directives for the generated query, parsed from `directives: ["@owner(name: \"x\")"]`.
+    var directives: [IRDirective]
+    var preferFetchable: Bool
+}
+
 extension RelayDirectives {
-    /// `@refetchable(queryName: "Q")` → `("Q", the directive)`; `nil` without the directive.
-    static func refetchable(_ fragment: FragmentDefinition, file: String) throws -> (
-        queryName: String, directive: Directive
-    )? {
+    /// `@refetchable` parsed with relay's checks; `nil` without the directive.
+    static func refetchable(_ fragment: FragmentDefinition, schema: SchemaModel, file: String) throws
+        -> RefetchableDirective?
+    {
         guard let directive = fragment.directives.first(where: { $0.name.value == "refetchable" }) else { return nil }
-        guard let value = directive.arguments.first(where: { $0.name.value == "queryName" })?.value as? StringValue,
-            !value.value.isEmpty
-        else {
-            throw CompilerError(
-                node: directive, fallbackFile: file, message: "@refetchable needs a queryName: String argument.")
+        func error(_ node: any GraphQL.Node, _ message: String) -> CompilerError {
+            CompilerError(node: node, fallbackFile: file, message: message)
         }
-        return (value.value, directive)
+        guard schema.schema.queryType != nil else {
+            throw error(
+                directive, "Unable to use @refetchable directive. The `Query` type is not defined on the schema.")
+        }
+        guard let argument = directive.arguments.first(where: { $0.name.value == "queryName" }) else {
+            throw error(directive, "@refetchable needs a queryName: String argument.")
+        }
+        guard let name = argument.value as? StringValue else {
+            throw error(
+                argument.value,
+                "Expected the 'queryName' argument of @refetchable to be a string, got '\(GraphQL.print(ast: argument.value))"
+            )
+        }
+        var result = RefetchableDirective(
+            queryName: name.value, queryNameNode: argument.value, directives: [], preferFetchable: false)
+        if let value = directive.arguments.first(where: { $0.name.value == "preferFetchable" })?.value {
+            guard let literal = value as? BooleanValue else {
+                throw error(
+                    value,
+                    "Expected the 'preferFetchable' argument of @refetchable to be a literal Boolean value, got '\(GraphQL.print(ast: value))'"
+                )
+            }
+            result.preferFetchable = literal.value
+        }
+        if let value = directive.arguments.first(where: { $0.name.value == "directives" })?.value {
+            let listMessage =
+                #"When provided, the `directives` argument to `@refetchable` needs to be a list of literal strings. Each string should be a server directive valid on queries. Example: `@refetchable(queryName: "ExampleQuery", directives: ["@owner(name: \"an owner\")"])"#
+            let items = (value as? ListValue)?.values ?? [value]
+            for item in items {
+                guard let text = (item as? StringValue)?.value else { throw error(item, listMessage) }
+                result.directives += try queryDirectives(text, schema: schema) ?? { throw error(item, listMessage) }()
+            }
+        }
+        return result
+    }
+
+    /// `"@a(x: 1) @b"` → the directives, each one the schema declares for queries; `nil` when the
+    /// text is not directives.
+    private static func queryDirectives(_ text: String, schema: SchemaModel) throws -> [IRDirective]? {
+        guard text.utf8.count <= 4096,
+            let document = try? parse(source: Source(body: "query Q \(text) { __typename }", name: "directives")),
+            document.definitions.count == 1, let operation = document.definitions.first as? OperationDefinition,
+            !operation.directives.isEmpty
+        else { return nil }
+        var out: [IRDirective] = []
+        for directive in operation.directives {
+            guard let declared = schema.schema.getDirective(name: directive.name.value),
+                declared.locations.contains(.query)
+            else { return nil }
+            out.append(
+                IRDirective(
+                    name: directive.name.value,
+                    args: directive.arguments.map {
+                        IRArgument(name: $0.name.value, value: ASTConversion.value($0.value))
+                    }))
+        }
+        return out
     }
 }
 
@@ -31,96 +94,239 @@ struct RefetchOperation {
     var fragment: String
     var name: String
     var variables: [IRArgumentDefinition]
+    var directives: [IRDirective]
     var selections: [IRSelection]
     var metadata: RefetchMetadata
 }
 
+/// relay-compiler's `@refetchable` transform (RT `refetchable_fragment/`): the generators Viewer,
+/// Query, Node and `@fetchable` are tried in that order (`preferFetchable` puts `@fetchable`
+/// before Node), and the first that applies builds the query. Error texts are relay's.
 struct RefetchSynthesis {
     let schema: SchemaModel
     /// Refetchable fragments on Node get `id` added, so the artifacts are built from these.
     var fragments: [String: IRFragment]
 
-    mutating func synthesize(_ name: String, queryName: String, at directive: Directive, file: String) throws
-        -> RefetchOperation
+    private enum Generator: CaseIterable {
+        case viewer, query, node, fetchable
+
+        var description: String {
+            switch self {
+            case .viewer: return "the Viewer type"
+            case .query: return "the Query type"
+            case .node:
+                return
+                    "the Node interface, object types that implement the Node interface, interfaces whose implementing objects all implement Node, and unions whose members all implement Node"
+            case .fetchable: return "server objects and interfaces with the @fetchable directive"
+            }
+        }
+    }
+
+    /// What a generator builds: the query's root selection, its path, and the identifier.
+    private struct Built {
+        var selections: [IRSelection]
+        var path: [String]
+        var identifier: String?
+        /// The `$id` variable's type (`node(id: ID)` still declares `$id: ID!`).
+        var idType: String?
+    }
+
+    mutating func synthesize(_ definition: FragmentDefinition, _ directive: RefetchableDirective, file: String)
+        throws -> RefetchOperation
     {
+        let name = definition.name.value
         func error(_ message: String) -> CompilerError {
-            CompilerError(node: directive, fallbackFile: file, message: message)
+            CompilerError(node: definition.name, fallbackFile: file, message: message)
         }
         guard var fragment = fragments[name] else { throw error("Unknown fragment \"\(name)\".") }
-        if fragment.plural { throw error("@refetchable is not supported on plural fragment \"\(name)\".") }
-        let type = fragment.typeCondition
-        let query = schema.schema.queryType
-        let queryFields = try? query?.fields()
+        if fragment.plural {
+            throw error(
+                "Invalid use of @refetchable on fragment `\(name)`, fragments cannot be annotated with both @refetchable and @relay(plural: true)."
+            )
+        }
+        let locals = Set(fragment.argumentDefinitions.map(\.name))
+        let globals = globalVariables(of: fragment)
+        if let conflict = globals.first(where: { locals.contains($0.name) }) {
+            throw error(
+                "Fragment variable `$\(conflict.name)` conflicts with a global variable generated by the @refetchable generated query"
+            )
+        }
         let spread = IRSelection.spread(
             name: name,
             args: fragment.argumentDefinitions.map { IRArgument(name: $0.name, value: .variable($0.name)) }.sorted {
                 codeUnitLess($0.name, $1.name)
             })
-        var variables: [IRArgumentDefinition] = []
-        let selections: [IRSelection]
-        let path: [String]
-        var identifier: String?
-        if type == query?.name {
-            (selections, path) = ([spread], [])
-        } else if type == "Viewer", let viewer = queryFields?["viewer"],
-            getNamedType(type: viewer.type)?.name == "Viewer"
-        {
-            let field = IRField(
-                alias: nil, name: "viewer", args: [], typeName: "Viewer", plural: false, selections: [spread])
-            (selections, path) = ([.field(field)], ["viewer"])
-        } else if isNodeLike(type), let node = queryFields?["node"], node.args.count == 1,
-            let idArgument = node.args["id"], Self.typeString(idArgument.type) == "ID!"
-        {
-            if fragment.argumentDefinitions.contains(where: { $0.name == "id" }) {
+        let order: [Generator] =
+            directive.preferFetchable ? [.viewer, .query, .fetchable, .node] : [.viewer, .query, .node, .fetchable]
+        var built: Built?
+        for generator in order {
+            built = try build(generator, fragment: &fragment, spread: spread, error: error)
+            if built != nil { break }
+        }
+        guard let built else {
+            throw error(
+                "Invalid use of @refetchable on fragment '\(name)', only supported are fragments on:\n"
+                    + Generator.allCases.map { " - \($0.description)" }.joined(separator: "\n"))
+        }
+        // relay's order: the fragment's and the global variables sorted by name, then `$id`.
+        var variables = (fragment.argumentDefinitions + globals).sorted { codeUnitLess($0.name, $1.name) }
+        if let idType = built.idType {
+            if variables.contains(where: { $0.name == "id" }) {
                 throw error(
-                    "@refetchable fragment \"\(name)\" cannot declare an argument named \"id\": the refetch query's $id takes the record's id."
+                    "Invalid use of @refetchable on fragment `\(name)`, this fragment already has an `$id` variable in scope."
                 )
             }
-            addID(to: &fragment)
-            variables = [IRArgumentDefinition(name: "id", type: "ID!", defaultValue: nil)]
-            let field = IRField(
-                alias: nil, name: "node", args: [IRArgument(name: "id", value: .variable("id"))],
-                typeName: getNamedType(type: node.type)?.name ?? "Node", plural: false, selections: [spread])
-            (selections, path, identifier) = ([.field(field)], ["node"], "id")
-        } else {
-            throw error(
-                "Invalid use of @refetchable on fragment \"\(name)\": only fragments on the Query type, on Viewer, "
-                    + "or on Node, a type implementing Node or an abstract type whose members all implement Node (with Query.node(id: ID!)) are supported."
-            )
+            variables.append(IRArgumentDefinition(name: "id", type: idType, defaultValue: nil))
         }
-        variables += fragment.argumentDefinitions
-        for global in globalVariables(of: fragment) where !variables.contains(where: { $0.name == global.name }) {
-            variables.append(global)
-        }
+        let connection = try Self.checkedConnection(in: fragment, error: error)
         fragments[name] = fragment
         return RefetchOperation(
-            fragment: name, name: queryName, variables: variables, selections: selections,
+            fragment: name, name: directive.queryName, variables: variables, directives: directive.directives,
+            selections: built.selections,
             metadata: RefetchMetadata(
-                operation: queryName, fragmentPathInResult: path, identifierField: identifier,
-                connection: Self.connection(in: fragment.selections, path: [])))
+                operation: directive.queryName, fragmentPathInResult: built.path, identifierField: built.identifier,
+                connection: connection))
     }
 
-    /// The first `@connection` field in the fragment's own selections (through linked fields),
-    /// with the variables its pagination arguments use.
-    static func connection(in selections: [IRSelection], path: [String]) -> ConnectionMetadata? {
-        for selection in selections {
-            guard case .field(let field) = selection, let inner = field.selections else { continue }
-            guard field.connection != nil else {
-                if let found = connection(in: inner, path: path + [field.responseKey]) { return found }
-                continue
+    /// `nil` when the generator does not apply to the fragment's type; throws when it applies
+    /// but the schema lacks what it needs.
+    private func build(
+        _ generator: Generator, fragment: inout IRFragment, spread: IRSelection, error: (String) -> CompilerError
+    ) throws -> Built? {
+        let type = fragment.typeCondition
+        let name = fragment.name
+        guard let query = schema.schema.queryType else { return nil }
+        let queryFields = (try? query.fields()) ?? [:]
+        switch generator {
+        case .viewer:
+            guard type == "Viewer" else { return nil }
+            guard schema.schema.getType(name: "Viewer") is GraphQLObjectType, let viewer = queryFields["viewer"],
+                viewer.args.isEmpty, getNamedType(type: viewer.type)?.name == "Viewer"
+            else {
+                throw error(
+                    "Invalid use of @refetchable on fragment '\(name)', check that your schema defines a 'Viewer' object type and has a 'viewer: Viewer' field on the query type."
+                )
             }
-            func variable(_ name: String) -> String? {
-                guard case .variable(let v)? = field.args.first(where: { $0.name == name })?.value else { return nil }
-                return v
+            let field = IRField(
+                alias: nil, name: "viewer", args: [], typeName: "Viewer", plural: false, selections: [spread])
+            return Built(selections: [.field(field)], path: ["viewer"])
+        case .query:
+            guard type == query.name else { return nil }
+            return Built(selections: [spread], path: [])
+        case .node:
+            guard isNodeLike(type) else { return nil }
+            guard let node = queryFields["node"], node.args.count == 1, let argument = node.args.elements.first,
+                schema.nodeHasIDField
+            else {
+                throw error(
+                    "Invalid use of @refetchable on fragment '\(name)', check that your schema defines a `Node { id: ID }` interface and has a `node(id: ID): Node` field on the query type (the id argument may also be non-null)."
+                )
             }
-            let forward = variable("first").flatMap { c in variable("after").map { PageVariables(count: c, cursor: $0) }
+            addField("id", to: &fragment, insideNodeWhenMissing: true)
+            let field = IRField(
+                alias: nil, name: "node", args: [IRArgument(name: argument.key, value: .variable("id"))],
+                typeName: getNamedType(type: node.type)?.name ?? "Node", plural: false, selections: [spread])
+            return Built(
+                selections: [.field(field)], path: ["node"], identifier: "id",
+                idType: Self.nonNull(Self.typeString(argument.value.type)))
+        case .fetchable:
+            guard let directive = schema.fetchableDirective(type) else { return nil }
+            guard let value = directive.arguments.first(where: { $0.name.value == "field_name" })?.value as? StringValue
+            else {
+                throw error(
+                    "Invalid use of @refetchable with @connection in fragment '\(name)', check that your schema defines a `directive @fetchable(field_name: String!) on OBJECT`."
+                )
             }
-            let backward = variable("last").flatMap { c in
-                variable("before").map { PageVariables(count: c, cursor: $0) }
+            let identifier = value.value
+            guard let shape = schema.field(identifier, on: type), shape.typeName == "ID", !shape.plural else {
+                throw error(
+                    "Invalid use of @refetchable on fragment '\(name)', the type '\(type)' is @fetchable but the identifying field '\(identifier)' does not have type 'ID'."
+                )
             }
-            return ConnectionMetadata(path: path + [field.responseKey], forward: forward, backward: backward)
+            let fetchName = "fetch__\(type)"
+            guard let fetch = queryFields[fetchName], let argument = fetch.args.elements.first,
+                !(Self.unwrapNonNull(fetch.type) is GraphQLList), getNamedType(type: fetch.type)?.name == type,
+                !(Self.unwrapNonNull(argument.value.type) is GraphQLList),
+                getNamedType(type: argument.value.type)?.name == "ID"
+            else {
+                throw error(
+                    "Invalid use of @refetchable on fragment '\(name)', the type '\(type)' is @fetchable but there is no corresponding '\(fetchName)' field or it is invalid (expected '\(fetchName)(id: ID!): $\(type)')."
+                )
+            }
+            addField(identifier, to: &fragment, insideNodeWhenMissing: false)
+            let field = IRField(
+                alias: nil, name: fetchName, args: [IRArgument(name: argument.key, value: .variable("id"))],
+                typeName: type, plural: false, selections: [spread])
+            return Built(
+                selections: [.field(field)], path: [fetchName], identifier: "id",
+                idType: Self.nonNull(Self.typeString(argument.value.type)))
         }
-        return nil
+    }
+
+    private static func unwrapNonNull(_ type: GraphQLType) -> GraphQLType {
+        (type as? GraphQLNonNull)?.ofType ?? type
+    }
+
+    private static func nonNull(_ type: String) -> String { type.hasSuffix("!") ? type : type + "!" }
+
+    /// relay's connection checks for a refetchable fragment, and the metadata of its connection:
+    /// at most one `@connection`, not under a plural field, and variables for the count and
+    /// cursor of each direction it pages in.
+    static func checkedConnection(in fragment: IRFragment, error: (String) -> CompilerError) throws
+        -> ConnectionMetadata?
+    {
+        var found: [(field: IRField, path: [String]?)] = []
+        func walk(_ selections: [IRSelection], path: [String]?) {
+            for selection in selections {
+                switch selection {
+                case .field(let field):
+                    guard let inner = field.selections else { continue }
+                    let here = field.plural ? nil : path.map { $0 + [field.responseKey] }
+                    if field.connection != nil { found.append((field, here)) }
+                    walk(inner, path: here)
+                case .inlineFragment(_, let inner), .condition(_, _, let inner):
+                    walk(inner, path: path)
+                case .spread, .typeDiscriminator:
+                    continue
+                }
+            }
+        }
+        walk(fragment.selections, path: [])
+        guard let (field, path) = found.first else { return nil }
+        let name = fragment.name
+        if found.count > 1 {
+            throw error(
+                "Invalid use of @refetchable with @connection in fragment '\(name)', at most once @connection can appear in a refetchable fragment."
+            )
+        }
+        guard let path else {
+            throw error(
+                "Invalid use of @refetchable with @connection in fragment '\(name)', refetchable connections cannot appear inside plural fields."
+            )
+        }
+        func variable(_ argument: String) -> String? {
+            guard case .variable(let v)? = field.args.first(where: { $0.name == argument })?.value else { return nil }
+            return v
+        }
+        let hasFirst = field.args.contains { $0.name == "first" }
+        let hasLast = field.args.contains { $0.name == "last" }
+        let forward =
+            hasFirst
+            ? variable("first").flatMap { c in variable("after").map { PageVariables(count: c, cursor: $0) } } : nil
+        let backward =
+            hasLast
+            ? variable("last").flatMap { c in variable("before").map { PageVariables(count: c, cursor: $0) } } : nil
+        if hasFirst && forward == nil {
+            throw error(
+                "Invalid use of @refetchable with @connection in fragment '\(name)', refetchable connections must use variables for the after and first arguments."
+            )
+        }
+        if hasLast && backward == nil {
+            throw error(
+                "Invalid use of @refetchable with @connection in fragment '\(name)', refetchable connections must use variables for the before and last arguments."
+            )
+        }
+        return ConnectionMetadata(path: path, forward: forward, backward: backward)
     }
 
     private func isNodeLike(_ type: String) -> Bool {
@@ -130,20 +336,21 @@ struct RefetchSynthesis {
         return schema.isAbstract(type) && !members.isEmpty && members.allSatisfy(schema.implementsNode)
     }
 
-    /// `id` at the end of the fragment's selections unless it selects it already; inside
-    /// `... on Node` when the type itself has no `id` field.
-    private func addID(to fragment: inout IRFragment) {
+    /// `field` (`id`, or a `@fetchable` type's identifying field) at the end of the fragment's
+    /// selections unless it selects it already; inside `... on Node` when the type itself has no
+    /// `id` field.
+    private func addField(_ name: String, to fragment: inout IRFragment, insideNodeWhenMissing: Bool) {
         let selected = fragment.selections.contains { selection in
-            if case .field(let f) = selection { return f.alias == nil && f.name == "id" && f.args.isEmpty }
+            if case .field(let f) = selection { return f.responseKey == name && f.name == name && f.args.isEmpty }
             return false
         }
         guard !selected else { return }
-        let id = IRSelection.field(
-            IRField(alias: nil, name: "id", args: [], typeName: "ID", plural: false, selections: nil))
-        if schema.hasIDField(fragment.typeCondition) {
-            fragment.selections.append(id)
+        let field = IRSelection.field(
+            IRField(alias: nil, name: name, args: [], typeName: "ID", plural: false, selections: nil))
+        if !insideNodeWhenMissing || schema.hasIDField(fragment.typeCondition) {
+            fragment.selections.append(field)
         } else {
-            fragment.selections.append(.inlineFragment(type: schema.nodeInterfaceName ?? "Node", selections: [id]))
+            fragment.selections.append(.inlineFragment(type: schema.nodeInterfaceName ?? "Node", selections: [field]))
         }
     }
 

@@ -8,6 +8,8 @@ let relayDirectiveNames: Set<String> = [
     "arguments", "argumentDefinitions", "relay", "connection", "refetchable", "deleteRecord", "deleteEdge",
     "appendEdge",
     "prependEdge", "appendNode", "prependNode",
+    // On operations, for relay's type generation, test data and preloading: nothing to send or run.
+    "raw_response_type", "relay_test_operation", "preloadable",
 ]
 
 enum ASTConversion {

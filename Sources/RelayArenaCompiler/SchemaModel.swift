@@ -25,6 +25,8 @@ struct SchemaModel: Sendable {
     private var nodeImplementations: Set<String> = []
     /// The schema's `Node` interface, if it has one (relay looks it up by that name).
     private(set) var nodeInterfaceName: String?
+    /// Whether that interface has the `id` field relay's Node refetch query selects.
+    private(set) var nodeHasIDField = false
 
     init(schema: GraphQLSchema) throws {
         self.schema = schema
@@ -40,6 +42,7 @@ struct SchemaModel: Sendable {
             case let interface as GraphQLInterfaceType:
                 abstractTypes.insert(name)
                 record(name, try interface.fields())
+                if name == nodeInterfaceName { nodeHasIDField = try interface.fields()["id"] != nil }
                 possibleTypes[name] = schema.getPossibleTypes(abstractType: interface).map(\.name).sorted(
                     by: codeUnitLess)
             case let union as GraphQLUnionType:
@@ -96,6 +99,22 @@ struct SchemaModel: Sendable {
     func hasIDField(_ typeName: String) -> Bool { typesWithID.contains(typeName) }
     func implementsNode(_ typeName: String) -> Bool { nodeImplementations.contains(typeName) }
     func possibleObjectTypes(_ typeName: String) -> [String] { possibleTypes[typeName] ?? [] }
+
+    /// `@fetchable(field_name: "…")` on an object or interface type (relay's refetch by a
+    /// `fetch__<Type>(id:)` query field), as written on its definition or an extension.
+    func fetchableDirective(_ typeName: String) -> Directive? {
+        let type = schema.getType(name: typeName)
+        let lists: [[Directive]]
+        switch type {
+        case let object as GraphQLObjectType:
+            lists = [object.astNode?.directives ?? []] + object.extensionASTNodes.map(\.definition.directives)
+        case let interface as GraphQLInterfaceType:
+            lists = [interface.astNode?.directives ?? []] + interface.extensionASTNodes.map(\.definition.directives)
+        default:
+            return nil
+        }
+        return lists.joined().first { $0.name.value == "fetchable" }
+    }
 
     /// `__is<T>` for interfaces and unions (relay's abstract refinement key), else nil.
     func abstractKey(_ typeName: String) -> String? {

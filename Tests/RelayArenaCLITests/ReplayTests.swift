@@ -189,7 +189,7 @@ final class ReplayTests: XCTestCase {
             #""__id":"u1","__fragments":{"UserName":{}},"__fragmentOwner":\#(owner)"#
         }
         let userQ = #"{"name":"UserQ","variables":{"size":48,"format":"JPEG"}}"#
-        let refetchQ = #"{"name":"AvatarRefetch","variables":{"id":"u1","size":64,"format":"JPEG"}}"#
+        let refetchQ = #"{"name":"AvatarRefetch","variables":{"format":"JPEG","size":64,"id":"u1"}}"#
         XCTAssertEqual(
             lines(r),
             [

@@ -166,4 +166,37 @@ final class NormalizationTransformTests: XCTestCase {
         // fragment-local variables are left in it).
         XCTAssertNoThrow(try TestCompiler.operation("starwars.graphql", "Q", operation.text))
     }
+
+    /// Shopify's `@inContext(country:)` shape: an operation's own server directive stays in the
+    /// text with the variable it uses, which would otherwise be dropped as unused.
+    func testOperationDirectivesAndTheirVariablesAreSent() throws {
+        let compiler = try Compiler(
+            schema: GraphQLSourceFile(
+                name: "s.graphql",
+                text: """
+                    enum CountryCode { CA US }
+                    directive @inContext(country: CountryCode, language: String) on QUERY | MUTATION
+                    type Product { id: ID! title: String }
+                    type Query { product(id: ID!): Product }
+                    """))
+        let compiled = try compiler.compile([
+            GraphQLSourceFile(
+                name: "d.graphql",
+                text: """
+                    query Q($id: ID!, $country: CountryCode) @inContext(country: $country, language: "fr") {
+                      product(id: $id) { title }
+                    }
+                    """)
+        ])
+        let text = try XCTUnwrap(compiled.operations["Q"]?.text)
+        XCTAssertTrue(
+            text.hasPrefix(
+                "query Q($id: ID!, $country: CountryCode) @inContext(country: $country, language: \"fr\") {\n"), text)
+        XCTAssertEqual(compiled.operations["Q"]?.variables.map(\.name), ["id", "country"])
+        // relay's own directives on an operation are never sent.
+        let relayOnly = try compiler.compile([
+            GraphQLSourceFile(name: "d.graphql", text: "query R @relay_test_operation { product(id: \"1\") { title } }")
+        ])
+        XCTAssertEqual(relayOnly.operations["R"]?.text.hasPrefix("query R {\n"), true)
+    }
 }

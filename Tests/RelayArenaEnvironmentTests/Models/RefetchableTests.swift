@@ -33,8 +33,8 @@ final class RefetchableTests: XCTestCase {
             "query ViewerRefetchQuery {\n  viewer {\n    unreadCount\n    locale\n  }\n}\n")
         XCTAssertEqual(
             operations["UserRefetchQuery"]?.variables.map { "\($0.name): \($0.type)" },
-            ["id: ID!", "count: Int", "withEmail: Boolean!"])
-        XCTAssertEqual(operations["UserRefetchQuery"]?.variables[1].defaultValue, .int(2))
+            ["count: Int", "withEmail: Boolean!", "id: ID!"])
+        XCTAssertEqual(operations["UserRefetchQuery"]?.variables[0].defaultValue, .int(2))
         XCTAssertEqual(
             result.refetch,
             [
@@ -106,7 +106,7 @@ final class RefetchableTests: XCTestCase {
         let defaults = FragmentPointer<UserRefetch_user>(dataID: "me")
         XCTAssertEqual(
             UserRefetch_user.refetchQuery(for: defaults, withEmail: false),
-            UserRefetchQuery(id: "me", count: 2, withEmail: false))
+            UserRefetchQuery(count: 2, withEmail: false, id: "me"))
         XCTAssertEqual(UserRefetch_user.refetchVariables(for: defaults), ["id": .string("me"), "count": .int(2)])
         let current = FragmentPointer<UserRefetch_user>(
             dataID: "me", variables: ["count": .int(5), "withEmail": .bool(true), "other": .int(1)])
@@ -117,7 +117,7 @@ final class RefetchableTests: XCTestCase {
     }
 
     func testSpreadArgumentsReachThePointer() throws {
-        let query = UserRefetchQuery(id: "me", count: 1, withEmail: false)
+        let query = UserRefetchQuery(count: 1, withEmail: false, id: "me")
         let response = #"""
             {"data":{"node":{"__typename":"User","id":"me","name":"Ada","todos":{"edges":[
               {"node":{"id":"t1","text":"One","complete":true}}]}}}}

@@ -17,8 +17,8 @@ final class FragmentArgumentsTests: XCTestCase {
         let two =
             #"{"data":{"node":{"__typename":"User","id":"me","name":"Me","todos":{"edges":[\#(todos(["x", "y"]))]}}}}"#
         try store.commit(
-            response: Array(three.utf8), plan: UserRefetchQuery(id: "me", count: 3, withEmail: false).plan())
-        try store.commit(response: Array(two.utf8), plan: UserRefetchQuery(id: "me", withEmail: false).plan())
+            response: Array(three.utf8), plan: UserRefetchQuery(count: 3, withEmail: false, id: "me").plan())
+        try store.commit(response: Array(two.utf8), plan: UserRefetchQuery(withEmail: false, id: "me").plan())
         return store
     }
 
@@ -81,14 +81,14 @@ final class FragmentArgumentsTests: XCTestCase {
 
     func testSpreadArgumentsReadBackTyped() throws {
         let store = try userStore()
-        let query = UserRefetchQuery(id: "me", count: 3, withEmail: false)
+        let query = UserRefetchQuery(count: 3, withEmail: false, id: "me")
         try store.withSnapshot { snapshot in
             let node = try XCTUnwrap(snapshot.read(query).data?.node)
             // `...UserRefetch_user @arguments(count: $count)` with $count = 3.
             XCTAssertEqual(node.asFragment().arguments.count, 3)
             XCTAssertEqual(node.fragments.userRefetch_user.arguments.count, 3)
             XCTAssertEqual(todoIDs(snapshot, node.asFragment()).ids, ["a", "b", "c"])
-            let byDefault = try XCTUnwrap(snapshot.read(UserRefetchQuery(id: "me", withEmail: false)).data?.node)
+            let byDefault = try XCTUnwrap(snapshot.read(UserRefetchQuery(withEmail: false, id: "me")).data?.node)
             XCTAssertEqual(byDefault.asFragment().arguments.count, 2)
         }
     }

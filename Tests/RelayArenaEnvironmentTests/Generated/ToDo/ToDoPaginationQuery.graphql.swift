@@ -9,24 +9,24 @@ public struct ToDoPaginationQuery: GraphQLOperation {
     public var variables: Variables
 
     public init(variables: Variables) { self.variables = variables }
-    public init(id: String, count: Int? = nil, cursor: String? = nil) { self.init(variables: Variables(id: id, count: count, cursor: cursor)) }
+    public init(count: Int? = nil, cursor: String? = nil, id: String) { self.init(variables: Variables(count: count, cursor: cursor, id: id)) }
 
     public struct Variables: OperationVariables {
-        public var id: String
         public var count: Int?
         public var cursor: String?
+        public var id: String
 
-        public init(id: String, count: Int? = nil, cursor: String? = nil) {
-            self.id = id
+        public init(count: Int? = nil, cursor: String? = nil, id: String) {
             self.count = count
             self.cursor = cursor
+            self.id = id
         }
 
         public var asJSON: RelayArena.Variables {
             var json: RelayArena.Variables = [:]
-            json.set("id", id)
             json.set("count", count)
             json.set("cursor", cursor)
+            json.set("id", id)
             return json
         }
     }
@@ -55,7 +55,7 @@ public struct ToDoPaginationQuery: GraphQLOperation {
 extension ToDoPaginationQuery {
     public static let artifact = OperationArtifact(
         name: "ToDoPaginationQuery", kind: .query,
-        variables: [VariableDefinition(name: "id", type: "ID!", defaultValue: nil), VariableDefinition(name: "count", type: "Int", defaultValue: .int(100)), VariableDefinition(name: "cursor", type: "String", defaultValue: nil)],
+        variables: [VariableDefinition(name: "count", type: "Int", defaultValue: .int(100)), VariableDefinition(name: "cursor", type: "String", defaultValue: nil), VariableDefinition(name: "id", type: "ID!", defaultValue: nil)],
         normalization: [
             .linkedField(LinkedField(alias: nil, name: "node", args: [Argument(name: "id", value: .variable("id"))], storageKey: nil, concreteType: nil, plural: false, selections: [
                 .scalarField(ScalarField(alias: nil, name: "__typename", args: [], storageKey: nil, shape: .scalar)),
@@ -85,7 +85,7 @@ extension ToDoPaginationQuery {
                 .fragmentSpread(FragmentSpread(name: "ToDoPagination_user", args: [Argument(name: "count", value: .variable("count")), Argument(name: "cursor", value: .variable("cursor"))])),
             ])),
         ],
-        text: "query ToDoPaginationQuery($id: ID!, $count: Int = 100, $cursor: String) {\n  node(id: $id) {\n    __typename\n    id\n    ... on User {\n      todos(after: $cursor, first: $count) {\n        edges {\n          node {\n            id\n            text\n            complete\n            __typename\n          }\n          cursor\n        }\n        pageInfo {\n          endCursor\n          hasNextPage\n        }\n      }\n      id\n    }\n  }\n}\n")
+        text: "query ToDoPaginationQuery($count: Int = 100, $cursor: String, $id: ID!) {\n  node(id: $id) {\n    __typename\n    id\n    ... on User {\n      todos(after: $cursor, first: $count) {\n        edges {\n          node {\n            id\n            text\n            complete\n            __typename\n          }\n          cursor\n        }\n        pageInfo {\n          endCursor\n          hasNextPage\n        }\n      }\n      id\n    }\n  }\n}\n")
 }
 
 private let ToDoPaginationQuery_dynamicKey0 = DynamicStorageKey(name: "node", args: [Argument(name: "id", value: .variable("id"))])

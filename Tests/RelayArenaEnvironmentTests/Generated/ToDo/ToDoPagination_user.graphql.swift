@@ -113,7 +113,7 @@ extension ToDoPagination_user: RefetchableFragment {
     /// The refetch query for the fragment at `pointer` (`id` is its record's data ID).
     public static func refetchQuery(for pointer: FragmentPointer<ToDoPagination_user>) -> ToDoPaginationQuery {
         let current = pointer.effectiveVariables
-        return ToDoPaginationQuery(id: pointer.dataID, count: current.value("count"), cursor: current.value("cursor"))
+        return ToDoPaginationQuery(count: current.value("count"), cursor: current.value("cursor"), id: pointer.dataID)
     }
 
     /// The refetch query for the fragment this view was read from.

@@ -9,24 +9,24 @@ public struct UserRefetchQuery: GraphQLOperation {
     public var variables: Variables
 
     public init(variables: Variables) { self.variables = variables }
-    public init(id: String, count: Int? = nil, withEmail: Bool) { self.init(variables: Variables(id: id, count: count, withEmail: withEmail)) }
+    public init(count: Int? = nil, withEmail: Bool, id: String) { self.init(variables: Variables(count: count, withEmail: withEmail, id: id)) }
 
     public struct Variables: OperationVariables {
-        public var id: String
         public var count: Int?
         public var withEmail: Bool
+        public var id: String
 
-        public init(id: String, count: Int? = nil, withEmail: Bool) {
-            self.id = id
+        public init(count: Int? = nil, withEmail: Bool, id: String) {
             self.count = count
             self.withEmail = withEmail
+            self.id = id
         }
 
         public var asJSON: RelayArena.Variables {
             var json: RelayArena.Variables = [:]
-            json.set("id", id)
             json.set("count", count)
             json.set("withEmail", withEmail)
+            json.set("id", id)
             return json
         }
     }
@@ -55,7 +55,7 @@ public struct UserRefetchQuery: GraphQLOperation {
 extension UserRefetchQuery {
     public static let artifact = OperationArtifact(
         name: "UserRefetchQuery", kind: .query,
-        variables: [VariableDefinition(name: "id", type: "ID!", defaultValue: nil), VariableDefinition(name: "count", type: "Int", defaultValue: .int(2)), VariableDefinition(name: "withEmail", type: "Boolean!", defaultValue: nil)],
+        variables: [VariableDefinition(name: "count", type: "Int", defaultValue: .int(2)), VariableDefinition(name: "withEmail", type: "Boolean!", defaultValue: nil), VariableDefinition(name: "id", type: "ID!", defaultValue: nil)],
         normalization: [
             .linkedField(LinkedField(alias: nil, name: "node", args: [Argument(name: "id", value: .variable("id"))], storageKey: nil, concreteType: nil, plural: false, selections: [
                 .scalarField(ScalarField(alias: nil, name: "__typename", args: [], storageKey: nil, shape: .scalar)),
@@ -83,7 +83,7 @@ extension UserRefetchQuery {
                 .fragmentSpread(FragmentSpread(name: "UserRefetch_user", args: [Argument(name: "count", value: .variable("count"))])),
             ])),
         ],
-        text: "query UserRefetchQuery($id: ID!, $count: Int = 2, $withEmail: Boolean!) {\n  node(id: $id) {\n    __typename\n    id\n    ... on User {\n      id\n      name\n      ... @include(if: $withEmail) {\n        email\n      }\n      todos(first: $count) {\n        edges {\n          node {\n            id\n            text\n            complete\n          }\n        }\n      }\n    }\n  }\n}\n")
+        text: "query UserRefetchQuery($count: Int = 2, $withEmail: Boolean!, $id: ID!) {\n  node(id: $id) {\n    __typename\n    id\n    ... on User {\n      id\n      name\n      ... @include(if: $withEmail) {\n        email\n      }\n      todos(first: $count) {\n        edges {\n          node {\n            id\n            text\n            complete\n          }\n        }\n      }\n    }\n  }\n}\n")
 }
 
 private let UserRefetchQuery_dynamicKey0 = DynamicStorageKey(name: "node", args: [Argument(name: "id", value: .variable("id"))])

@@ -101,7 +101,7 @@ extension UserRefetch_user: RefetchableFragment {
     /// The refetch query for the fragment at `pointer` (`id` is its record's data ID).
     public static func refetchQuery(for pointer: FragmentPointer<UserRefetch_user>, withEmail: Bool) -> UserRefetchQuery {
         let current = pointer.effectiveVariables
-        return UserRefetchQuery(id: pointer.dataID, count: current.value("count"), withEmail: withEmail)
+        return UserRefetchQuery(count: current.value("count"), withEmail: withEmail, id: pointer.dataID)
     }
 
     /// The refetch query for the fragment this view was read from.
