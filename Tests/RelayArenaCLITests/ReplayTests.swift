@@ -419,6 +419,30 @@ final class ReplayTests: XCTestCase {
             ])
     }
 
+    /// relay's `__gc()` does nothing while an optimistic update is applied: the `gc` under the
+    /// layer removes nothing, the one after `revert` removes what no root reaches.
+    func testGCUnderAnOptimisticLayerRemovesNothing() throws {
+        let documents =
+            Self.twoTodoDocuments + """
+
+                mutation Rename($input: RenameTodoInput!) { renameTodo(input: $input) { todo { id text } } }
+                """
+        let script = [
+            publishTwo("a", "b"),
+            #"{"step":"optimistic","name":"o","operation":"Rename","variables":{"input":{"id":"t1","text":"x"}},"response":{"data":{"renameTodo":{"todo":{"id":"t1","text":"x"}}}}}"#,
+            #"{"step":"gc"}"#, #"{"step":"revert","name":"o"}"#, #"{"step":"gc"}"#,
+        ]
+        // No release buffer: the published query is no root, so only the hold keeps its records.
+        let r = try replay(
+            "[" + script.joined(separator: ",") + "]", documents: documents, options: ["--release-buffer", "0"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(lines(r).count, 2, r.stdoutText)
+        XCTAssertEqual(lines(r).first, #"{"event":"gc","removed":[]}"#)
+        for id in ["client:root", "t1", "t2", "u"] {
+            XCTAssertTrue(lines(r).last?.contains(#""\#(id)""#) == true, r.stdoutText)
+        }
+    }
+
     /// Two optimistic layers, one rolled back by its mutation's response in the same publish,
     /// the other by `revert`: each subscription hears what relay would tell it, once.
     func testOptimisticLayersRollBackAndRebase() throws {

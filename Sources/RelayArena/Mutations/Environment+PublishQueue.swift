@@ -124,7 +124,14 @@ extension Environment {
             optimisticHold?.dispose()
             optimisticHold = nil
         } else if optimisticHold == nil {
-            optimisticHold = holdCollection()
+            // Both the environment's scheduled collections and any caller's collection of the
+            // store (a batch job's, `replay`'s `gc`) wait for the layers to go.
+            let environmentHold = holdCollection()
+            let storeHold = store.holdCollection()
+            optimisticHold = Disposable {
+                environmentHold.dispose()
+                storeHold.dispose()
+            }
         }
         beforeNotify()
         return notifyAfterRun(updated, source: commit?.source, invalidateStore: invalidateStore)

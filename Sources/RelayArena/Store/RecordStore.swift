@@ -14,6 +14,9 @@ public final class RecordStore: @unchecked Sendable {
     /// Bumped (under the write lock) by every write: a collection whose marking saw an older
     /// value starts again.
     private var writes = 0
+    /// Open `holdCollection()` holds (under the write lock): while any is open, a collection
+    /// removes nothing.
+    private var collectionHolds = 0
     /// Automatic compaction: the garbage known at the last measure, and the arena's size then
     /// (garbage only grows with the arena, so it is measured again only once the arena has grown
     /// enough that it could have passed the threshold).
@@ -280,6 +283,15 @@ public final class RecordStore: @unchecked Sendable {
     /// publish, and a write that landed in between starts the marking again. Returns the data IDs
     /// removed, in the store's order (made into strings only when read). With no roots and nothing kept, every record goes (relay's
     /// rule: `client:root` is no exception).
+    /// While an optimistic update is applied (or anything else holds it), a collection removes
+    /// nothing (relay's `__gc()` returns at once while optimistic updates are applied): records
+    /// only the layer reaches would otherwise go, and its rollback would bring back records whose
+    /// referents were collected. The environment holds it for its optimistic updates.
+    public func holdCollection() -> Disposable {
+        source.withWriteLock { collectionHolds += 1 }
+        return Disposable { self.source.withWriteLock { self.collectionHolds -= 1 } }
+    }
+
     @discardableResult
     public func collectGarbage(
         roots: [(operation: OperationArtifact, variables: Variables)], keeping kept: [String] = []
@@ -305,8 +317,11 @@ public final class RecordStore: @unchecked Sendable {
     /// Removes every record `mark` did not keep, unless the store was written since it was made:
     /// then `nil` (mark again). Returns the data IDs removed, in the store's order.
     public func sweep(_ mark: CollectionMark) throws -> RemovedRecordIDs? {
-        try write { w in
+        try write { (w: inout Write) -> RemovedRecordIDs? in
             guard writes == mark.version else { return nil }
+            guard collectionHolds == 0 else {
+                return RemovedRecordIDs(store: self, symbols: UpdatedSymbols(base: nil, count: 0))
+            }
             let symbols = try w.source.removeUnmarked(mark.marked)
             connectionIndexes.observe(symbols)
             w.report(symbols)

@@ -132,6 +132,27 @@ final class OptimisticUpdateTests: XCTestCase {
         XCTAssertEqual(log.calls.count, 4)
     }
 
+    /// A collection of the store asked for by anyone (a batch job, `replay`'s `gc`) removes nothing
+    /// while a layer is applied: the layer's own record and what it links would otherwise go
+    /// and its rollback would restore a record whose neighbours were collected.
+    func testTheStoreIsNotCollectedWhileALayerIsApplied() async throws {
+        let (environment, _, _) = try listed()
+        let layer = try environment.applyUpdate { store in
+            let todo = try store.create("t3", typename: "Todo")
+            todo.setValue(.string("c"), "text")
+        }
+        let before = environment.store.relayJSON()
+        XCTAssertEqual(Array(try environment.store.collectGarbage(roots: [])), [])
+        XCTAssertEqual(environment.store.relayJSON(), before)
+        environment.revert(layer)
+        XCTAssertEqual(
+            Array(try environment.store.collectGarbage(roots: [])).sorted(),
+            [
+                "client:root", "client:me:todos(first:2)", "client:me:todos(first:2):edges:0",
+                "client:me:todos(first:2):edges:1", "me", "t1", "t2",
+            ].sorted())
+    }
+
     /// Two layers over one record, the first reverted: the second's write stays, the first's goes.
     func testRevertingOneLayerKeepsTheOther() async throws {
         let (environment, _, log) = try listed()

@@ -54,6 +54,22 @@ final class GarbageCollectionTests: XCTestCase {
         XCTAssertEqual(store.check(operation: Self.op("Q2")), .available)
     }
 
+    /// A held store (an optimistic update applied) collects nothing, however it is asked; the
+    /// collection after the last hold is disposed removes as before.
+    func testHeldCollectionRemovesNothing() throws {
+        let store = RecordStore()
+        try commit(store, "Q1", #"{"user":{"id":"4","name":"Zuck","bestFriend":{"id":"9"}}}"#)
+        let first = store.holdCollection()
+        let second = store.holdCollection()
+        XCTAssertEqual(Array(try store.collectGarbage(roots: [])), [])
+        first.dispose()
+        first.dispose()  // twice does nothing: the other hold still counts
+        XCTAssertEqual(Array(try store.collectGarbage(roots: [])), [])
+        XCTAssertEqual(try ids(store), ["4", "9", "client:root"])
+        second.dispose()
+        XCTAssertEqual(Array(try store.collectGarbage(roots: [])).sorted(), ["4", "9", "client:root"])
+    }
+
     /// With no roots at all every record goes, the root record too (relay's rule).
     func testNoRootsRemovesEverything() throws {
         let store = RecordStore()
