@@ -69,6 +69,9 @@ struct Ingest: AsyncParsableCommand {
         }
         meter.end()
         try writeCanonicalSnapshot(target, to: output)
+        for (response, event) in report.warnings {
+            FileHandle.standardError.write(Data("relay-arena: warning: \(response): \(event.message)\n".utf8))
+        }
         for (response, error) in report.skipped {
             FileHandle.standardError.write(
                 Data("relay-arena: skipped \(oneLine("\(response): \(error.description)"))\n".utf8))

@@ -40,10 +40,14 @@ struct Normalize: ParsableCommand {
         let plan = try NormalizationPlan(operation: operation, variables: variables)
         let target = try stores.load()
         let limits = NormalizationLimits(maxBytes: maxBytes)
+        // relay's warnings (a page that does not follow its connection is dropped) are no failure.
+        let warn: (LogEvent) -> Void = {
+            FileHandle.standardError.write(Data("relay-arena: warning: \($0.message)\n".utf8))
+        }
         let updated =
             response == "-"
-            ? try target.commit(handle: .standardInput, plan: plan, rootID: rootID, limits: limits)
-            : try target.commit(fileAt: response, plan: plan, rootID: rootID, limits: limits)
+            ? try target.commit(handle: .standardInput, plan: plan, rootID: rootID, limits: limits, log: warn)
+            : try target.commit(fileAt: response, plan: plan, rootID: rootID, limits: limits, log: warn)
         try writeResults(target, updated, stores: stores, quiet: quiet)
         if printPeakRSS {
             FileHandle.standardError.write(Data("peak_rss_bytes: \(ProcessMemory.peakResidentBytes)\n".utf8))

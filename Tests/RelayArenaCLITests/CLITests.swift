@@ -153,6 +153,52 @@ final class CLITests: CLITestCase {
         XCTAssertEqual(Set(records.map(\.key)), ["client:root", "client:local:0", key, key + ":todoEdge", "T9"])
     }
 
+    /// `normalize` runs the `@connection` handler as the environment does: two pages written one
+    /// after the other read back through the handle as one list, and a page that does not follow
+    /// the connection's end is a warning on stderr (exit 0), its edges left out.
+    func testNormalizeMergesConnectionPages() throws {
+        let doc = try write(
+            "p.graphql",
+            Array(
+                """
+                query P($count: Int!, $cursor: String) {
+                  user(id: "me") { id todos(first: $count, after: $cursor) @connection(key: "P_todos") { edges { node { id } } } }
+                }
+                """.utf8))
+        func page(_ ids: [Int], end: Int) throws -> String {
+            let edges = ids.map { #"{"cursor":"c\#($0)","node":{"id":"t\#($0)","__typename":"Todo"}}"# }
+            return try write(
+                "page\(ids[0]).json",
+                Array(
+                    (#"{"data":{"user":{"id":"me","todos":{"edges":[\#(edges.joined(separator: ","))],"#
+                        + #""pageInfo":{"endCursor":"c\#(end)","hasNextPage":true}}}}}"#).utf8))
+        }
+        let storePath = dir.appendingPathComponent("s.json").path
+        func normalize(_ response: String, cursor: String?, store: Bool) throws -> CLIResult {
+            let variables = #"{"count":2,"cursor":\#(cursor.map { "\"\($0)\"" } ?? "null")}"#
+            return try CLI.run(
+                ["normalize", "--schema", schema, "--document", doc, "--variables", variables]
+                    + (store ? ["--store", storePath] : []) + ["--write-store", storePath, "--quiet", response])
+        }
+        XCTAssertEqual(try normalize(try page([1, 2], end: 2), cursor: nil, store: false).status, 0)
+        let next = try normalize(try page([3], end: 3), cursor: "c2", store: true)
+        XCTAssertEqual(next.status, 0, next.stderr)
+        XCTAssertEqual(next.stderr, "")
+        let stale = try normalize(try page([9], end: 9), cursor: "c1", store: true)
+        XCTAssertEqual(stale.status, 0, stale.stderr)
+        XCTAssertTrue(stale.stderr.hasPrefix("relay-arena: warning: Relay: Unexpected after cursor `c1`"), stale.stderr)
+        let read = try CLI.run([
+            "read", "--schema", schema, "--document", doc, "--operation", "P", "--variables", #"{"count":2}"#,
+            "--store", storePath, "--fragment", "P", "--id", "client:root",
+        ])
+        XCTAssertEqual(read.status, 0, read.stderr)
+        XCTAssertEqual(
+            read.stdoutText,
+            #"{"data":{"user":{"id":"me","todos":{"edges":[{"node":{"id":"t1","__typename":"Todo"},"cursor":"c1"},"#
+                + #"{"node":{"id":"t2","__typename":"Todo"},"cursor":"c2"},{"node":{"id":"t3","__typename":"Todo"},"cursor":"c3"}],"#
+                + #""pageInfo":{"endCursor":"c3","hasNextPage":true}}}},"isMissingData":false}"# + "\n")
+    }
+
     func testReadPrintsMaskedDataWithPointers() throws {
         let doc = try write(
             "q.graphql",

@@ -3,7 +3,6 @@
 
 /// relay's connection helpers for updaters (ConnectionHandler.js): the client connection record
 /// `@connection` keeps under `__<key>_connection`, and its edges.
-@MainActor
 public enum ConnectionHandler {
     /// The connection record `@connection(key:)` keeps on `record` (filters: the connection's
     /// filter arguments); `nil` when there is none.

@@ -156,19 +156,7 @@ extension Environment {
 
     /// Publishes an updater's writes (and marks the records it invalidated).
     private func publish(_ writes: RecordSourceProxy) throws -> UpdatedRecordIDs {
-        let ids = writes.writtenIDs
-        var result = UpdatedRecordIDs.none(in: store)
-        let delta = ids.isEmpty ? nil : try writes.relayJSON().payload()
-        if !writes.splices.isEmpty {
-            // Pages merged in the arena, after the delta that made their edges, in one write.
-            result = try store.publish(delta, splices: writes.splices, extendingIndexes: writes.pageMergesOnly)
-        } else if let delta {
-            result = try store.publish(delta)
-        }
-        if !writes.invalidatedIDs.isEmpty {
-            try store.invalidate(records: writes.invalidatedIDs, epoch: roots.nextWriteEpoch)
-        }
-        return result
+        try store.publish(writes: writes, invalidationEpoch: roots.nextWriteEpoch)
     }
 
     @discardableResult

@@ -8,7 +8,6 @@ public enum RecordAvailability: Sendable {
 
 /// One record as an updater sees it (relay's `RecordProxy`). `args` are a field's arguments,
 /// which name its storage key as relay formats it (`name(arg:value,…)`, keys sorted).
-@MainActor
 public struct RecordProxy {
     let source: RecordSourceProxy
     public let dataID: String

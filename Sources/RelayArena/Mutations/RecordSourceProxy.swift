@@ -5,7 +5,6 @@
 
 /// The store as an updater sees it (relay's `RecordSourceProxy`; for a mutation's updater also
 /// its `RecordSourceSelectorProxy`: `rootField`).
-@MainActor
 public final class RecordSourceProxy {
     /// What the connection handler had to warn of while it merged pages (relay's `warning`s).
     var logEvents: [LogEvent] = []

@@ -38,17 +38,19 @@ public struct IngestResponse: Sendable {
     }
 }
 
-/// What a batch did: responses published, bytes read, and the responses skipped with their
-/// errors (only with `keepGoing`).
+/// What a batch did: responses published, bytes read, the responses skipped with their errors
+/// (only with `keepGoing`), and relay's warnings of the published ones (a page that does not
+/// follow its connection, dropped as relay drops it).
 public struct IngestReport: Sendable {
     public var published = 0
     public var bytes = 0
     public var skipped: [(response: String, error: RelayArenaError)] = []
+    public var warnings: [(response: String, event: LogEvent)] = []
 }
 
 /// What a response of a batch came to in its turn.
 private enum Settled {
-    case published(bytes: Int)
+    case published(bytes: Int, warnings: [LogEvent])
     case skipped(RelayArenaError)
     case failed(any Error)
 }
@@ -57,9 +59,10 @@ extension IngestReport {
     /// Counts `response` as `settled`; returns the error that ends the batch, if it is one.
     fileprivate mutating func count(_ settled: Settled, of response: IngestResponse) -> (any Error)? {
         switch settled {
-        case .published(let bytes):
+        case .published(let bytes, let events):
             published += 1
             self.bytes += bytes
+            warnings += events.map { (response.place, $0) }
         case .skipped(let error): skipped.append((response.place, error))
         case .failed(let error): return error
         }
@@ -99,7 +102,9 @@ extension RecordStore {
             for response in responses {
                 try Task.checkCancellation()
                 let result = Self.normalize(response, plan: plan, rootID: rootID, limits: limits)
-                if let failure = report.count(publishInTurn(response, result, keepGoing: keepGoing), of: response) {
+                if let failure = report.count(
+                    publishInTurn(response, result, plan: plan, rootID: rootID, keepGoing: keepGoing), of: response)
+                {
                     throw failure
                 }
                 progress?(report)
@@ -224,7 +229,8 @@ extension RecordStore {
                 publishing = true
                 while stopped == nil, let (response, result) = ready.removeValue(forKey: nextToPublish) {
                     condition.unlock()
-                    let settled = store.publishInTurn(response, result, keepGoing: keepGoing)
+                    let settled = store.publishInTurn(
+                        response, result, plan: plan, rootID: rootID, keepGoing: keepGoing)
                     condition.lock()
                     nextToPublish += 1
                     if let failure = report.count(settled, of: response), stopped == nil { stopped = failure }
@@ -242,13 +248,15 @@ extension RecordStore {
     /// Publishes a response's payload in its turn, or settles its failure (skipped with
     /// `keepGoing`, else the batch's end).
     fileprivate func publishInTurn(
-        _ response: IngestResponse, _ result: Result<NormalizedPayload, RelayArenaError>, keepGoing: Bool
+        _ response: IngestResponse, _ result: Result<NormalizedPayload, RelayArenaError>, plan: NormalizationPlan,
+        rootID: String, keepGoing: Bool
     ) -> Settled {
         switch result {
         case .success(let payload):
             do {
-                _ = try publishConsuming(payload)
-                return .published(bytes: response.byteCount)
+                var warnings: [LogEvent] = []
+                _ = try publishResponse(payload, plan: plan, rootID: rootID) { warnings.append($0) }
+                return .published(bytes: response.byteCount, warnings: warnings)
             } catch { return .failed(error) }
         case .failure(let error):
             return keepGoing ? .skipped(error) : .failed(IngestError(response: response.place, error: error))

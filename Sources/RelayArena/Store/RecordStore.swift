@@ -188,39 +188,44 @@ public final class RecordStore: @unchecked Sendable {
         }
     }
 
-    /// Normalizes a whole response held in memory and publishes it. Into a new store the arena
-    /// the response normalized into becomes the store's (no second copy).
+    /// Normalizes a whole response held in memory and publishes it, its `@connection` fields
+    /// merged by relay's connection handler as the environment merges them (`log` hears of a
+    /// page dropped because it does not follow its connection). Into a new store the arena the
+    /// response normalized into becomes the store's (no second copy).
     @discardableResult
     public func commit(
         response: some Collection<UInt8>, plan: NormalizationPlan, rootID: String = RecordStore.rootID,
-        limits: NormalizationLimits = .init()
+        limits: NormalizationLimits = .init(), log: (LogEvent) -> Void = { _ in }
     ) throws -> UpdatedRecordIDs {
-        try publishConsuming(
-            ResponseNormalizer.normalize(response: response, plan: plan, rootID: rootID, limits: limits))
+        try publishResponse(
+            ResponseNormalizer.normalize(response: response, plan: plan, rootID: rootID, limits: limits),
+            plan: plan, rootID: rootID, log: log)
     }
 
     /// Streams a response file in `chunkSize` pieces and publishes it (as `commit(response:)`).
     @discardableResult
     public func commit(
         fileAt path: String, plan: NormalizationPlan, rootID: String = RecordStore.rootID,
-        limits: NormalizationLimits = .init(), chunkSize: Int = 64 * 1024
+        limits: NormalizationLimits = .init(), chunkSize: Int = 64 * 1024, log: (LogEvent) -> Void = { _ in }
     ) throws -> UpdatedRecordIDs {
-        try publishConsuming(
+        try publishResponse(
             ResponseNormalizer.normalize(
                 fileAt: path, plan: plan, rootID: rootID, limits: limits,
-                chunkSize: chunkSize))
+                chunkSize: chunkSize),
+            plan: plan, rootID: rootID, log: log)
     }
 
     /// Streams a response from a file handle (stdin, a pipe) and publishes it.
     @discardableResult
     public func commit(
         handle: FileHandle, plan: NormalizationPlan, rootID: String = RecordStore.rootID,
-        limits: NormalizationLimits = .init(), chunkSize: Int = 64 * 1024
+        limits: NormalizationLimits = .init(), chunkSize: Int = 64 * 1024, log: (LogEvent) -> Void = { _ in }
     ) throws -> UpdatedRecordIDs {
-        try publishConsuming(
+        try publishResponse(
             ResponseNormalizer.normalize(
                 handle: handle, plan: plan, rootID: rootID, limits: limits,
-                chunkSize: chunkSize))
+                chunkSize: chunkSize),
+            plan: plan, rootID: rootID, log: log)
     }
 
     /// Publishes a payload no one else holds: a new store takes its arena instead of copying it.

@@ -1,0 +1,57 @@
+// A response's `@connection` fields merged by relay's connection handler wherever it is written:
+// the environment's publish queue, `RecordStore.commit`, a batch job and the command line's
+// `normalize` all come here, so reading the operation back through the handle key finds the edges
+// whichever wrote it.
+
+extension RecordStore {
+    /// Publishes a response normalized for `plan` (rooted at `rootID`) as relay's publish does:
+    /// its `@connection` fields merged into their client connection records (a page that does not
+    /// follow its connection is dropped, and `log` told, as relay warns), then the payload and
+    /// the merge written. A handler that fails writes nothing.
+    package func publishResponse(
+        _ payload: NormalizedPayload, plan: NormalizationPlan, rootID: String, log: (LogEvent) -> Void
+    ) throws -> UpdatedRecordIDs {
+        guard plan.operation.normalization.containsConnectionHandle else { return try publishConsuming(payload) }
+        let selector = ReadSelector.operation(plan.operation, variables: plan.variables, dataID: rootID)
+        let handles = selector.handleFieldPayloads(in: payload)
+        guard !handles.isEmpty else { return try publishConsuming(payload) }
+        // The handlers read the store with the payload over it, before either is written.
+        let proxy = RecordSourceProxy(store: self, payload: payload, selector: selector)
+        for handle in handles { try ConnectionHandler.update(proxy, handle) }
+        for event in proxy.logEvents { log(event) }
+        let written = try publishConsuming(payload)
+        return written.union(try publish(writes: proxy, invalidationEpoch: nil))
+    }
+
+    /// Publishes an updater's (or the connection handler's) writes: its records, the pages it
+    /// merged in the arena, and the records it invalidated (at `invalidationEpoch`).
+    package func publish(writes: RecordSourceProxy, invalidationEpoch: Int?) throws -> UpdatedRecordIDs {
+        let ids = writes.writtenIDs
+        var result = UpdatedRecordIDs.none(in: self)
+        let delta = ids.isEmpty ? nil : try writes.relayJSON().payload()
+        if !writes.splices.isEmpty {
+            // Pages merged in the arena, after the delta that made their edges, in one write.
+            result = try publish(delta, splices: writes.splices, extendingIndexes: writes.pageMergesOnly)
+        } else if let delta {
+            result = try publish(delta)
+        }
+        if !writes.invalidatedIDs.isEmpty, let invalidationEpoch {
+            try invalidate(records: writes.invalidatedIDs, epoch: invalidationEpoch)
+        }
+        return result
+    }
+}
+
+extension UpdatedRecordIDs {
+    /// These records and `other`'s, each once, in first-seen order (the same store's numbering).
+    func union(_ other: UpdatedRecordIDs) -> UpdatedRecordIDs {
+        guard other.symbols.count > 0 else { return self }
+        guard symbols.count > 0 else { return other }
+        var merged: [UInt32] = []
+        var seen = Set<UInt32>()
+        for ids in [self, other] {
+            for i in 0..<ids.symbols.count where seen.insert(ids.symbols[i]).inserted { merged.append(ids.symbols[i]) }
+        }
+        return UpdatedRecordIDs(store: store, symbols: UpdatedSymbols(merged))
+    }
+}
