@@ -106,9 +106,13 @@ func lineAndColumn(body: String, utf8Offset: Int) -> (line: Int, column: Int) {
 }
 
 /// GraphQLSwift's SDL checks (unknown type, duplicate names, …) throw one error joining all
-/// messages without a location. Best effort: report the first message at the first token spelling
-/// the name it quotes (for an unknown type that is its first use), else at 1:1.
+/// messages without a location. The first message is reported where the definition it names is
+/// written: a second definition of a type at that second definition, a field (enum value, input
+/// field) defined twice at the second one inside its type, anything else at the first token
+/// spelling the name it quotes (for an unknown type, its first use), else at 1:1.
 enum SchemaErrorLocator {
+    private static let definers: Set<String> = ["type", "interface", "union", "enum", "input", "scalar"]
+
     static func locate(_ error: GraphQLError, in document: Document, file: String) -> CompilerError {
         if !error.nodes.isEmpty || !error.positions.isEmpty || !error.locations.isEmpty {
             return CompilerError(error, fallbackFile: file)
@@ -118,15 +122,67 @@ enum SchemaErrorLocator {
         guard quoted.count >= 3, let loc = document.loc else {
             return CompilerError(file: file, line: 1, column: 1, message: message)
         }
-        let name = String(quoted[1]).trimmingCharacters(in: ["@"])
-        var token: Token? = loc.startToken
-        while let current = token {
-            if current.kind == .name, current.value == name {
-                let (line, column) = lineAndColumn(body: loc.source.body, utf8Offset: current.start)
-                return CompilerError(file: file, line: line, column: column, message: message)
-            }
-            token = current.next
+        var tokens: [Token] = []
+        var current: Token? = loc.startToken
+        while let token = current {
+            if token.kind != .comment { tokens.append(token) }
+            current = token.next
         }
+        func at(_ token: Token) -> CompilerError {
+            let (line, column) = lineAndColumn(body: loc.source.body, utf8Offset: token.start)
+            return CompilerError(file: file, line: line, column: column, message: message)
+        }
+        let name = String(quoted[1]).trimmingCharacters(in: ["@"])
+        // `type T` (not `extend type T`): where each definition of `T` names it.
+        func definitions(of type: String) -> [Int] {
+            tokens.indices.filter { i in
+                guard i > 0, tokens[i].kind == .name, tokens[i].value == type,
+                    let keyword = tokens[i - 1].value, definers.contains(keyword)
+                else { return false }
+                return i < 2 || tokens[i - 2].value != "extend"
+            }
+        }
+        if message.hasPrefix("There can be only one type named") {
+            let found = definitions(of: name)
+            if found.count > 1 { return at(tokens[found[1]]) }
+        } else if let dot = name.firstIndex(of: ".") {
+            // "Type.member" or "Type.field(arg:)": the member's second spelling at the top level
+            // of the type's bodies (definitions and extensions).
+            let type = String(name[..<dot])
+            let member = String(name[name.index(after: dot)...].prefix { $0 != "(" })
+            var seen: [Token] = []
+            for i in tokens.indices
+            where tokens[i].kind == .name && tokens[i].value == type && i > 0
+                && definers.contains(tokens[i - 1].value ?? "")
+            {
+                var j = i + 1
+                while j < tokens.count, tokens[j].kind != .openingBrace, tokens[j].kind != .eof {
+                    // A union or scalar has no body: the next definition starts.
+                    if tokens[j].kind == .name, definers.contains(tokens[j].value ?? "") || tokens[j].value == "extend"
+                    {
+                        break
+                    }
+                    j += 1
+                }
+                guard j < tokens.count, tokens[j].kind == .openingBrace else { continue }
+                var depth = 0
+                while j < tokens.count {
+                    switch tokens[j].kind {
+                    case .openingBrace, .openingParenthesis, .openingBracket: depth += 1
+                    case .closingBrace, .closingParenthesis, .closingBracket: depth -= 1
+                    case .name
+                    where depth == 1 && tokens[j].value == member && tokens[j - 1].kind != .colon
+                        && tokens[j - 1].kind != .at:
+                        seen.append(tokens[j])
+                    default: break
+                    }
+                    if depth == 0 { break }
+                    j += 1
+                }
+            }
+            if let token = seen.dropFirst().first ?? seen.first { return at(token) }
+        }
+        if let token = tokens.first(where: { $0.kind == .name && $0.value == name }) { return at(token) }
         return CompilerError(file: file, line: 1, column: 1, message: message)
     }
 }

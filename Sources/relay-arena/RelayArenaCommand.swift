@@ -44,7 +44,8 @@ struct RelayArenaCommand: AsyncParsableCommand {
         } catch let error as RelayArenaError {
             fail(error.description)
         } catch let error as CompilerError {
-            fail(error.description)
+            // "relay-arena: error: FILE:LINE:COLUMN: message": one `error:` in the line.
+            fail("\(error.file):\(error.line):\(error.column): \(error.message)")
         } catch let error as FetchError {
             fail(error.description)
         } catch let error as ExitCode {

@@ -128,7 +128,10 @@ final class CLITests: CLITestCase {
         let response = try write("r.json", Array(#"{"data":{}}"#.utf8))
         let r = try CLI.run(["normalize", "--schema", schema, "--document", doc, response])
         XCTAssertEqual(r.status, 1)
-        XCTAssertTrue(r.stderr.contains("bad.graphql:3:5: error:"), r.stderr)
+        // One `error:` in the line: the prefix's.
+        XCTAssertTrue(r.stderr.hasPrefix("relay-arena: error: "), r.stderr)
+        XCTAssertTrue(r.stderr.contains("bad.graphql:3:5: Cannot query field"), r.stderr)
+        XCTAssertEqual(r.stderr.components(separatedBy: "error:").count, 2, r.stderr)
         XCTAssertTrue(r.stderr.contains("nope"), r.stderr)
     }
 

@@ -151,4 +151,31 @@ final class CompilerErrorTests: XCTestCase {
             XCTAssertTrue(error.message.contains("Missing"), error.message)
         }
     }
+
+    /// A name defined twice is reported where the second definition is written (GraphQLSwift's
+    /// schema builder gives no position for these).
+    func testDuplicateSchemaDefinitionsPointAtTheSecondOne() throws {
+        func position(_ sdl: String) throws -> String {
+            do {
+                _ = try Compiler(schema: GraphQLSourceFile(name: "s.graphql", text: sdl))
+            } catch let error as CompilerError {
+                return "\(error.file):\(error.line):\(error.column): \(error.message)"
+            }
+            XCTFail("expected a schema error")
+            return ""
+        }
+        XCTAssertEqual(
+            try position("type Query {\n  a: Int\n  b: String\n  a: Int\n}\n"),
+            #"s.graphql:4:3: Field "Query.a" can only be defined once."#)
+        XCTAssertEqual(
+            try position("type Query { a: Int }\ntype T { x: Int }\n# T again\ntype T { y: Int }\n"),
+            #"s.graphql:4:6: There can be only one type named "T"."#)
+        XCTAssertEqual(
+            try position("type Query { a: Int }\nenum E { A B A }\n"),
+            #"s.graphql:2:14: Enum value "E.A" can only be defined once."#)
+        // A field's type named like the field does not count as a second definition.
+        XCTAssertEqual(
+            try position("type a { x: Int }\ntype Query {\n  a: a\n  b: Int\n  a: Int\n}\n"),
+            #"s.graphql:5:3: Field "Query.a" can only be defined once."#)
+    }
 }
