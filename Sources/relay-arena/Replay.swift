@@ -321,7 +321,10 @@ final class ReplayRunner {
         // on stderr, no `error` event.
         environment = Environment(
             network: MockNetwork(), store: store, roots: roots,
-            log: { event in FileHandle.standardError.write(Data("relay-arena: warning: \(event.message)\n".utf8)) })
+            log: { event in
+                guard event.isWarning else { return }
+                FileHandle.standardError.write(Data("relay-arena: warning: \(event.message)\n".utf8))
+            })
         roots.onRootDropped = nil  // collection happens at `gc` steps only
         subscriptions = environment.subscriptions
     }

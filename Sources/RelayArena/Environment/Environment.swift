@@ -133,6 +133,7 @@ public final class Environment {
             collectAgain = true
             return
         }
+        log(.gcStart)
         collection = Task { [weak self] in
             while let self {
                 self.collectAgain = false
@@ -143,14 +144,17 @@ public final class Environment {
                 let mark = await Task.detached(priority: .utility) { store.mark(roots: roots, keeping: kept) }.value
                 if self.holds > 0 {
                     self.collectWhenReleased = true
+                    self.log(.gcInterrupted)
                     break
                 }
                 if !self.collectAgain, self.roots.generation == generation,
                     let removed = try? store.sweep(mark)
                 {
                     self.lastCollected = Array(removed)
+                    self.log(.gcEnd(removed: removed.count))
                     break
                 }
+                self.log(.gcInterrupted)
             }
             self?.collection = nil
         }
@@ -230,9 +234,12 @@ public final class Environment {
                         self.inFlight[request] = nil
                         retain.dispose()
                     }
-                    let payload = try await Self.receive(request, network: network, options: options, limits: limits)
-                    try Task.checkCancellation()
-                    return try self.publish(payload, source: request)
+                    return try await self.logging(request) {
+                        let payload = try await Self.receive(
+                            request, network: network, options: options, limits: limits)
+                        try Task.checkCancellation()
+                        return try self.publish(payload, source: request)
+                    }
                 })
             inFlight[request] = flight
         }
@@ -248,6 +255,33 @@ public final class Environment {
                 flight.waiters -= 1
                 if flight.waiters == 0 { flight.task.cancel() }
             }
+        }
+    }
+
+    /// The requests sent so far (`LogEvent.executeStart`'s `executeID`).
+    private var executeCount = 0
+
+    /// Runs one request's network round trip and publish, telling the log as relay's `execute`
+    /// does: `execute.start`, then `execute.next` and `execute.complete` once it is published,
+    /// `execute.error` when it fails, `execute.unsubscribe` when it was cancelled.
+    private func logging<T>(_ request: GraphQLRequest, _ body: () async throws -> T) async throws -> T {
+        executeCount += 1
+        let id = executeCount
+        log(.executeStart(executeID: id, operation: request.name, variables: request.variables))
+        do {
+            let result = try await body()
+            log(.executeNext(executeID: id, operation: request.name))
+            log(.executeComplete(executeID: id))
+            return result
+        } catch {
+            if Task.isCancelled || error is CancellationError {
+                log(.executeUnsubscribe(executeID: id))
+            } else {
+                log(
+                    .executeError(
+                        executeID: id, message: (error as? CustomStringConvertible)?.description ?? "\(error)"))
+            }
+            throw error
         }
     }
 
@@ -323,12 +357,14 @@ public final class Environment {
             optimistic = try applyUpdate(optimisticUpdater)
         }
         do {
-            let payload = try await Self.receive(
-                request, network: network, options: requestOptions, limits: limits, rootID: rootID)
-            let update = updater.map { OptimisticUpdate(payload: payload, selector: selector, updater: $0) }
-            try run(
-                commit: Commit(payload: payload, update: update, source: request, rootID: rootID),
-                reverting: optimistic.map { [$0] } ?? [])
+            try await logging(request) {
+                let payload = try await Self.receive(
+                    request, network: network, options: requestOptions, limits: limits, rootID: rootID)
+                let update = updater.map { OptimisticUpdate(payload: payload, selector: selector, updater: $0) }
+                try run(
+                    commit: Commit(payload: payload, update: update, source: request, rootID: rootID),
+                    reverting: optimistic.map { [$0] } ?? [])
+            }
         } catch {
             if let optimistic { revert(optimistic) }
             throw error
