@@ -4,8 +4,9 @@ import Foundation
 import PackagePlugin
 
 /// The rule for finding the schema: the target folder holds `relay-arena.json`,
-/// `{"schema": "PATH"}`, PATH relative to the package root. Every other `.graphql` file of the
-/// target is a document; the one output, `RelayArenaGenerated.swift`, is compiled into the target.
+/// `{"schema": "PATH"}`, PATH relative to the package root, with `"clientSchema": "PATH"` (or a
+/// list of them) for client schema extensions. Every other `.graphql` file of the target is a
+/// document; the one output, `RelayArenaGenerated.swift`, is compiled into the target.
 @main
 struct RelayArenaGenerate: BuildToolPlugin {
     static let configName = "relay-arena.json"
@@ -14,16 +15,17 @@ struct RelayArenaGenerate: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
         guard let module = target as? SwiftSourceModuleTarget else { return [] }
         let config = module.directoryURL.appendingPathComponent(Self.configName)
-        let schema = try Self.schemaURL(config: config, packageRoot: context.package.directoryURL, target: target.name)
+        let (schema, clientSchema) = try Self.schemaURLs(
+            config: config, packageRoot: context.package.directoryURL, target: target.name)
         let files = module.sourceFiles.map(\.url)
-        let documents = files.filter {
-            $0.pathExtension == "graphql" && $0.standardizedFileURL != schema.standardizedFileURL
-        }
-        .sorted { $0.path < $1.path }
+        let schemas = Set(([schema] + clientSchema).map(\.standardizedFileURL))
+        let documents = files.filter { $0.pathExtension == "graphql" && !schemas.contains($0.standardizedFileURL) }
+            .sorted { $0.path < $1.path }
         let swiftSources = files.filter { $0.pathExtension == "swift" }.sorted { $0.path < $1.path }
         let output = context.pluginWorkDirectoryURL.appendingPathComponent(Self.outputName)
 
         var arguments = ["--schema", schema.path]
+        for file in clientSchema { arguments += ["--client-schema", file.path] }
         for document in documents { arguments += ["--document", document.path] }
         for source in swiftSources { arguments += ["--swift-file", source.path] }
         arguments += ["--output", context.pluginWorkDirectoryURL.path, "--single-file", Self.outputName]
@@ -33,12 +35,12 @@ struct RelayArenaGenerate: BuildToolPlugin {
                     "relay-arena-generate (\(target.name): \(documents.count) documents, \(swiftSources.count) Swift files)",
                 executable: try context.tool(named: "relay-arena-generate").url,
                 arguments: arguments,
-                inputFiles: [config, schema] + documents + swiftSources,
+                inputFiles: [config, schema] + clientSchema + documents + swiftSources,
                 outputFiles: [output])
         ]
     }
 
-    static func schemaURL(config: URL, packageRoot: URL, target: String) throws -> URL {
+    static func schemaURLs(config: URL, packageRoot: URL, target: String) throws -> (URL, [URL]) {
         guard let data = FileManager.default.contents(atPath: config.path) else {
             throw PluginError(
                 "target \(target): RelayArenaGenerate needs \(config.path) naming the schema, e.g. {\"schema\": \"schema.graphql\"} (relative to the package root)"
@@ -49,7 +51,16 @@ struct RelayArenaGenerate: BuildToolPlugin {
         else {
             throw PluginError("\(config.path): expected {\"schema\": \"PATH\"} with PATH relative to the package root")
         }
-        return packageRoot.appendingPathComponent(schema)
+        var client: [String] = []
+        switch object["clientSchema"] {
+        case nil: break
+        case let one as String: client = [one]
+        case let many as [String]: client = many
+        default:
+            throw PluginError(
+                "\(config.path): \"clientSchema\" must be a PATH or a list of them, relative to the package root")
+        }
+        return (packageRoot.appendingPathComponent(schema), client.map { packageRoot.appendingPathComponent($0) })
     }
 }
 

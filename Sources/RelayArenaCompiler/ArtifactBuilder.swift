@@ -102,13 +102,46 @@ struct ArtifactBuilder {
         }
     }
 
+    /// What is sent: client schema extension fields are left out (relay's client extensions
+    /// transform), and a field left with nothing asks for `__typename`.
+    static func serverSelections(_ selections: [IRSelection]) -> [IRSelection] {
+        selections.compactMap { selection in
+            switch selection {
+            case .field(var field):
+                if field.isClient { return nil }
+                if let inner = field.selections {
+                    let kept = serverSelections(inner)
+                    field.selections =
+                        kept.isEmpty
+                        ? [
+                            .field(
+                                IRField(
+                                    alias: nil, name: "__typename", args: [], typeName: "String", plural: false,
+                                    selections: nil))
+                        ]
+                        : kept
+                }
+                return .field(field)
+            case .inlineFragment(let type, let inner):
+                let kept = serverSelections(inner)
+                return kept.isEmpty ? nil : .inlineFragment(type: type, selections: kept)
+            case .condition(let variable, let passing, let inner):
+                let kept = serverSelections(inner)
+                return kept.isEmpty ? nil : .condition(variable: variable, passingValue: passing, selections: kept)
+            case .spread, .typeDiscriminator:
+                return selection
+            }
+        }
+    }
+
     func operationArtifact(
         name: String, kind: OperationKind, rootType: String, variables: [IRArgumentDefinition],
         directives: [IRDirective] = [], selections: [IRSelection], position: IRPosition? = nil
     ) throws -> OperationArtifact {
         let normalization = try normalizationIR(selections, rootType: rootType, name: name, position: position)
         let text = QueryPrinter(schema: schema).print(
-            kind: kind.rawValue, name: name, variables: variables, directives: directives, selections: normalization)
+            kind: kind.rawValue, name: name, variables: variables, directives: directives,
+            selections: Self.serverSelections(normalization))
         return OperationArtifact(
             name: name, kind: kind, variables: emitter.variables(variables),
             normalization: emitter.selections(normalization),

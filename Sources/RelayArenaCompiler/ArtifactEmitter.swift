@@ -32,7 +32,8 @@ struct ArtifactEmitter {
                 return .scalarField(
                     ScalarField(
                         alias: field.alias, name: field.name, args: args, storageKey: storageKey,
-                        shape: Self.valueShape(field), mutationHandle: mutationHandle))
+                        shape: Self.valueShape(field), mutationHandle: mutationHandle, isClientExtension: field.isClient
+                    ))
             }
             let concreteType = schema.isObject(field.typeName) ? field.typeName : nil
             if let connection = field.connection {
@@ -60,7 +61,7 @@ struct ArtifactEmitter {
                 LinkedField(
                     alias: field.alias, name: field.name, args: args, storageKey: storageKey,
                     concreteType: concreteType, plural: field.plural, selections: selections(inner),
-                    mutationHandle: mutationHandle))
+                    mutationHandle: mutationHandle, isClientExtension: field.isClient))
         case .inlineFragment(let type, let inner):
             return .inlineFragment(
                 InlineFragment(type: type, abstractKey: schema.abstractKey(type), selections: selections(inner)))

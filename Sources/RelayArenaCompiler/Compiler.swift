@@ -8,20 +8,62 @@ import RelayArena
 public struct Compiler: Sendable {
     let schemaModel: SchemaModel
 
-    /// Parses and builds the schema. SDL errors become a `CompilerError` in `schema.name`.
-    public init(schema: GraphQLSourceFile) throws {
-        try DocumentPreScan.check(schema, lineIndex: SourceLineIndex(schema.text))
-        let document: Document
+    /// Parses and builds the schema, extended by the client schema files (relay's client schema
+    /// extensions: `extend type T { … }` and client-only types). Client fields are validated and
+    /// read like any other, stored in the same records, and never sent. SDL errors become a
+    /// `CompilerError` in the file that has them.
+    public init(schema: GraphQLSourceFile, clientSchema: [GraphQLSourceFile] = []) throws {
+        let document = try Self.parseSDL(schema)
+        var built: GraphQLSchema
         do {
-            document = try parse(source: Source(body: schema.text, name: schema.name))
-        } catch let error as GraphQLError {
-            throw CompilerError(error, fallbackFile: schema.name)
-        }
-        do {
-            schemaModel = try SchemaModel(schema: buildASTSchema(documentAST: Self.withRelayDirectives(document)))
+            built = try buildASTSchema(documentAST: Self.withRelayDirectives(document))
         } catch let error as GraphQLError {
             throw SchemaErrorLocator.locate(error, in: document, file: schema.name)
         }
+        var clientFields = Set<String>()
+        for file in clientSchema {
+            let extensionDocument = try Self.parseSDL(file)
+            do {
+                built = try extendSchema(schema: built, documentAST: extensionDocument)
+            } catch let error as GraphQLError {
+                throw SchemaErrorLocator.locate(error, in: extensionDocument, file: file.name)
+            }
+            clientFields.formUnion(Self.fieldsDefined(in: extensionDocument))
+        }
+        do {
+            schemaModel = try SchemaModel(schema: built, clientFields: clientFields)
+        } catch let error as GraphQLError {
+            throw SchemaErrorLocator.locate(error, in: document, file: schema.name)
+        }
+    }
+
+    private static func parseSDL(_ file: GraphQLSourceFile) throws -> Document {
+        try DocumentPreScan.check(file, lineIndex: SourceLineIndex(file.text))
+        do {
+            return try parse(source: Source(body: file.text, name: file.name))
+        } catch let error as GraphQLError {
+            throw CompilerError(error, fallbackFile: file.name)
+        }
+    }
+
+    /// `Type.field` for every field a client schema file defines: on the types it extends and
+    /// on the types it defines.
+    private static func fieldsDefined(in document: Document) -> Set<String> {
+        var out = Set<String>()
+        func add(_ type: Name, _ fields: [FieldDefinition]) {
+            for field in fields { out.insert(type.value + "." + field.name.value) }
+        }
+        for definition in document.definitions {
+            switch definition {
+            case let object as ObjectTypeDefinition: add(object.name, object.fields)
+            case let interface as InterfaceTypeDefinition: add(interface.name, interface.fields)
+            case let object as TypeExtensionDefinition: add(object.definition.name, object.definition.fields)
+            case let interface as InterfaceExtensionDefinition:
+                add(interface.definition.name, interface.definition.fields)
+            default: break
+            }
+        }
+        return out
     }
 
     /// relay-compiler's schema extension for the directives validation checks like any other:

@@ -57,6 +57,8 @@ struct IRField: Hashable, Sendable {
     var plural: Bool
     /// Leaf fields of a custom scalar type (their values may be any JSON).
     var isCustomScalar: Bool = false
+    /// A client schema extension's field: kept out of the request's text.
+    var isClient: Bool = false
     /// `nil` for scalar (leaf) fields.
     var selections: [IRSelection]?
     /// Where the field was written (`nil` for generated fields); only for error messages.

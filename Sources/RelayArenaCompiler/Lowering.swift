@@ -52,7 +52,7 @@ struct Lowering {
         var lowered = IRField(
             alias: field.alias?.value, name: name, args: ASTConversion.arguments(field.arguments),
             typeName: shape.typeName, plural: shape.plural, isCustomScalar: shape.isCustomScalar,
-            selections: selections,
+            isClient: shape.isClient, selections: selections,
             position: position(of: field))
         if let directive = field.directives.first(where: { $0.name.value == "connection" }) {
             try connection(directive, on: &lowered, node: field)

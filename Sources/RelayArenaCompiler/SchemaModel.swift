@@ -9,6 +9,8 @@ struct FieldShape: Sendable {
     var isLeaf: Bool
     /// A custom scalar may hold any JSON (objects included); built-in scalars and enums may not.
     var isCustomScalar: Bool = false
+    /// Defined by a client schema extension: stored and read, never sent.
+    var isClient: Bool = false
 }
 
 private let builtInScalars: Set<String> = ["Int", "Float", "String", "Boolean", "ID"]
@@ -28,20 +30,20 @@ struct SchemaModel: Sendable {
     /// Whether that interface has the `id` field relay's Node refetch query selects.
     private(set) var nodeHasIDField = false
 
-    init(schema: GraphQLSchema) throws {
+    init(schema: GraphQLSchema, clientFields: Set<String> = []) throws {
         self.schema = schema
         if schema.getType(name: "Node") is GraphQLInterfaceType { nodeInterfaceName = "Node" }
         for (name, type) in schema.typeMap where !name.hasPrefix("__") {
             switch type {
             case let object as GraphQLObjectType:
                 objectTypes.insert(name)
-                record(name, try object.fields())
+                record(name, try object.fields(), clientFields: clientFields)
                 if try object.interfaces().contains(where: { $0.name == "Node" }), nodeInterfaceName != nil {
                     nodeImplementations.insert(name)
                 }
             case let interface as GraphQLInterfaceType:
                 abstractTypes.insert(name)
-                record(name, try interface.fields())
+                record(name, try interface.fields(), clientFields: clientFields)
                 if name == nodeInterfaceName { nodeHasIDField = try interface.fields()["id"] != nil }
                 possibleTypes[name] = schema.getPossibleTypes(abstractType: interface).map(\.name).sorted(
                     by: codeUnitLess)
@@ -54,10 +56,11 @@ struct SchemaModel: Sendable {
         }
     }
 
-    private mutating func record(_ typeName: String, _ map: GraphQLFieldMap) {
+    private mutating func record(_ typeName: String, _ map: GraphQLFieldMap, clientFields: Set<String>) {
         var shapes: [String: FieldShape] = [:]
         for (fieldName, field) in map {
             shapes[fieldName] = Self.shape(of: field.type)
+            shapes[fieldName]?.isClient = clientFields.contains(typeName + "." + fieldName)
         }
         fields[typeName] = shapes
         if let idField = map["id"] {

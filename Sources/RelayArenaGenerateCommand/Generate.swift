@@ -13,6 +13,11 @@ package struct Generate: ParsableCommand {
     @Option(help: "The schema (SDL).")
     var schema: String
 
+    @Option(
+        name: .customLong("client-schema"),
+        help: "A client schema extension (SDL: extend type …, client-only types); repeatable. Never sent.")
+    var clientSchema: [String] = []
+
     @Option(help: "A GraphQL document; repeat for several files.")
     var document: [String] = []
 
@@ -39,7 +44,9 @@ package struct Generate: ParsableCommand {
     package init() {}
 
     package func run() throws {
-        let compiler = try Compiler(schema: GraphQLSourceFile(name: schema, text: try readText(schema)))
+        let compiler = try Compiler(
+            schema: GraphQLSourceFile(name: schema, text: try readText(schema)),
+            clientSchema: try clientSchema.map { GraphQLSourceFile(name: $0, text: try readText($0)) })
         var documents = try document.map { GraphQLSourceFile(name: $0, text: try readText($0)) }
         for path in try swiftSources.flatMap(swiftFiles(under:)) + swiftFile {
             let source = GraphQLSourceFile(name: path, text: try readText(path))

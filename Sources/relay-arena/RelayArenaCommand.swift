@@ -72,6 +72,11 @@ struct DocumentOptions: ParsableArguments {
     @Option(help: "The schema (SDL).")
     var schema: String
 
+    @Option(
+        name: .customLong("client-schema"),
+        help: "A client schema extension (SDL: extend type …, client-only types); repeatable. Never sent.")
+    var clientSchema: [String] = []
+
     @Option(help: "A GraphQL document; repeat for several files.")
     var document: [String]
 
@@ -82,7 +87,7 @@ struct DocumentOptions: ParsableArguments {
     var variables: String?
 
     func compile() throws -> (CompiledDocuments, OperationArtifact, Variables) {
-        let docs = try compileDocuments(schema: schema, documents: document).documents
+        let docs = try compileDocuments(schema: schema, clientSchema: clientSchema, documents: document).documents
         let op: OperationArtifact
         if let operation {
             guard let found = docs.operations[operation] else {
@@ -109,9 +114,12 @@ struct DocumentOptions: ParsableArguments {
     }
 }
 
-/// Compiles the documents against the schema, with the metadata of `@refetchable` fragments.
-func compileDocuments(schema: String, documents: [String]) throws -> CompilationResult {
-    let compiler = try Compiler(schema: GraphQLSourceFile(name: schema, text: try readText(schema)))
+/// Compiles the documents against the schema (extended by the client schema files), with the
+/// metadata of `@refetchable` fragments.
+func compileDocuments(schema: String, clientSchema: [String] = [], documents: [String]) throws -> CompilationResult {
+    let compiler = try Compiler(
+        schema: GraphQLSourceFile(name: schema, text: try readText(schema)),
+        clientSchema: try clientSchema.map { GraphQLSourceFile(name: $0, text: try readText($0)) })
     return try compiler.compileWithMetadata(
         try documents.map { GraphQLSourceFile(name: $0, text: try readText($0)) })
 }

@@ -20,6 +20,11 @@ struct Replay: ParsableCommand {
     @Option(help: "The schema (SDL).")
     var schema: String
 
+    @Option(
+        name: .customLong("client-schema"),
+        help: "A client schema extension (SDL: extend type …, client-only types); repeatable. Never sent.")
+    var clientSchema: [String] = []
+
     @Option(help: "A GraphQL document; repeat for several files.")
     var document: [String]
 
@@ -47,7 +52,7 @@ struct Replay: ParsableCommand {
     }
 
     func run() throws {
-        let compiled = try compileDocuments(schema: schema, documents: document)
+        let compiled = try compileDocuments(schema: schema, clientSchema: clientSchema, documents: document)
         let text = script == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try readBytes(script)
         let steps = try ReplayScript.steps(Array(text), compiled)
         let target = try store.map(loadStore) ?? RecordStore()

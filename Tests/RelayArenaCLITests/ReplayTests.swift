@@ -443,6 +443,33 @@ final class ReplayTests: XCTestCase {
         }
     }
 
+    /// `--client-schema`: a client field is selected, absent from the server's answer without
+    /// making the data missing, and kept when a publish without it comes again.
+    func testClientSchemaFieldsAreReadAndKept() throws {
+        let client = try write("client.graphql", "extend type Todo { isSelected: Boolean }\n")
+        let documents = """
+            query S { user(id: "me") { id todos(first: 1) { edges { node { id text isSelected } } } } }
+            """
+        let withSelection =
+            #"{"step":"publish","operation":"S","variables":{},"response":{"data":{"user":{"id":"u","todos":{"edges":[{"node":{"id":"t1","text":"a","isSelected":true}}]}}}}}"#
+        let server =
+            #"{"step":"publish","operation":"S","variables":{},"response":{"data":{"user":{"id":"u","todos":{"edges":[{"node":{"id":"t1","text":"b"}}]}}}}}"#
+        let check = #"{"step":"check","operation":"S","variables":{}}"#
+        let r = try replay(
+            "[" + [server, check, withSelection, server, #"{"step":"store"}"#].joined(separator: ",") + "]",
+            documents: documents, options: ["--client-schema", client])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let out = lines(r)
+        XCTAssertEqual(out.first, #"{"event":"check","status":"available"}"#)
+        XCTAssertTrue(
+            out.last?.contains(#""t1":{"__id":"t1","__typename":"Todo","id":"t1","text":"b","isSelected":true}"#)
+                == true, r.stdoutText)
+        // Without the client schema the document does not compile.
+        let without = try replay("[" + check + "]", documents: documents)
+        XCTAssertEqual(without.status, 1)
+        XCTAssertTrue(without.stderr.contains("isSelected"), without.stderr)
+    }
+
     /// Two optimistic layers, one rolled back by its mutation's response in the same publish,
     /// the other by `revert`: each subscription hears what relay would tell it, once.
     func testOptimisticLayersRollBackAndRebase() throws {

@@ -41,8 +41,12 @@ enum ViewSources {
     }
 
     /// Runs the generator in-process exactly as `relay-arena generate --swift-sources App/<app>` does.
+    /// The to-do app's client schema extensions (`isSelected`) are passed as `--client-schema`.
     static func generate(schema: String, app: String) throws -> [GeneratedFile] {
-        let compiler = try Compiler(schema: GraphQLSourceFile(name: schema, text: try Fixtures.text(schema)))
+        let client = app == "ToDo" ? ["todo-client.graphql"] : []
+        let compiler = try Compiler(
+            schema: GraphQLSourceFile(name: schema, text: try Fixtures.text(schema)),
+            clientSchema: try client.map { GraphQLSourceFile(name: $0, text: try Fixtures.text($0)) })
         var documents: [GraphQLSourceFile] = []
         for url in try swiftFiles("App/" + app) {
             let source = GraphQLSourceFile(name: url.path, text: try String(contentsOf: url, encoding: .utf8))

@@ -67,12 +67,17 @@ public struct ScalarField: Sendable, Hashable {
     public var shape: ValueShape
     /// `@deleteRecord` / `@deleteEdge` on this field (normalization only).
     public var mutationHandle: MutationHandle?
+    /// A client schema extension's field (relay's `ClientExtension`): never sent; written when a
+    /// payload has it (a local update, an optimistic response), left as it is when not; unset, it
+    /// reads as null without making the data missing.
+    public var isClientExtension: Bool
     public var responseKey: String { alias ?? name }
 
     public init(
         alias: String? = nil, name: String, args: [Argument] = [], storageKey: String? = nil, shape: ValueShape = .any,
-        mutationHandle: MutationHandle? = nil
+        mutationHandle: MutationHandle? = nil, isClientExtension: Bool = false
     ) {
+        self.isClientExtension = isClientExtension
         self.alias = alias
         self.name = name
         self.args = args
@@ -125,13 +130,17 @@ public struct LinkedField: Sendable, Hashable {
     public var handle: ConnectionHandle?
     /// `@appendEdge`, `@prependEdge`, `@appendNode`, `@prependNode` on this field (normalization only).
     public var mutationHandle: MutationHandle?
+    /// A client schema extension's field (see `ScalarField.isClientExtension`); what it links is
+    /// read and kept by collection like any other record, and nothing under it makes data missing.
+    public var isClientExtension: Bool
     public var responseKey: String { alias ?? name }
 
     public init(
         alias: String? = nil, name: String, args: [Argument] = [], storageKey: String? = nil,
         concreteType: String?, plural: Bool, selections: [Selection], handle: ConnectionHandle? = nil,
-        mutationHandle: MutationHandle? = nil
+        mutationHandle: MutationHandle? = nil, isClientExtension: Bool = false
     ) {
+        self.isClientExtension = isClientExtension
         self.mutationHandle = mutationHandle
         self.alias = alias
         self.name = name

@@ -90,10 +90,13 @@ struct DataChecker {
                     if snapshot.typename(of: record).isEmpty { missing = true }
                     continue
                 }
-                if key == "__id" { continue }  // relay's client field: the data ID, always there
+                if key == "__id" || f.isClientExtension { continue }  // client fields: never fetched
                 // A client record (no `id` in its response) is not expected to have one.
                 if snapshot.field(record, key) == nil && !(key == "id" && isClientID(id)) { missing = true }
             case .linkedField(let f):
+                // What a client extension's field holds is not fetched: it cannot be missing.
+                let wasMissing = missing
+                defer { if f.isClientExtension { missing = wasMissing } }
                 guard let value = snapshot.field(record, StorageKey.of(f, variables)) else {
                     missing = true
                     continue

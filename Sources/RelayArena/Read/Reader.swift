@@ -161,11 +161,16 @@ struct Reader {
                     continue
                 }
                 guard let value = snapshot.field(record, key) else {
-                    markMissing()
+                    // A client extension's field not set yet is undefined, not missing (relay).
+                    if !f.isClientExtension { markMissing() }
                     continue
                 }
                 set(&data, f.responseKey, scalar(value))
             case .linkedField(let f):
+                // Nothing under a client extension's field makes the data missing (relay's reader
+                // keeps `isMissingData` as it was around a client extension).
+                let wasMissing = isMissingData
+                defer { if f.isClientExtension { isMissingData = wasMissing } }
                 guard let value = snapshot.field(record, StorageKey.of(f, variables)) else {
                     markMissing()
                     continue

@@ -59,7 +59,9 @@ struct SwiftArtifactLiteral {
         case .scalarField(let f):
             out += ".scalarField(ScalarField(alias: \(Self.optional(f.alias)), name: \(SwiftName.literal(f.name)), "
             out += "args: \(Self.arguments(f.args)), storageKey: \(Self.optional(f.storageKey)), shape: .\(f.shape)"
-            out += Self.mutationHandle(f.mutationHandle) + "))"
+            out += Self.mutationHandle(f.mutationHandle)
+            if f.isClientExtension { out += ", isClientExtension: true" }
+            out += "))"
         case .linkedField(let f):
             out += ".linkedField(LinkedField(alias: \(Self.optional(f.alias)), name: \(SwiftName.literal(f.name)), "
             out += "args: \(Self.arguments(f.args)), storageKey: \(Self.optional(f.storageKey)), "
@@ -72,6 +74,7 @@ struct SwiftArtifactLiteral {
                 out += ")"
             }
             out += Self.mutationHandle(f.mutationHandle)
+            if f.isClientExtension { out += ", isClientExtension: true" }
             out += "))"
         case .condition(let c):
             out +=

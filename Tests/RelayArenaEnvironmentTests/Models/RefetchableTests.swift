@@ -160,7 +160,10 @@ final class RefetchableTests: XCTestCase {
 
     static func compileApp() throws -> CompilationResult {
         let compiler = try Compiler(
-            schema: GraphQLSourceFile(name: "todo.graphql", text: try Fixtures.text("todo.graphql")))
+            schema: GraphQLSourceFile(name: "todo.graphql", text: try Fixtures.text("todo.graphql")),
+            clientSchema: [
+                GraphQLSourceFile(name: "todo-client.graphql", text: try Fixtures.text("todo-client.graphql"))
+            ])
         let documents = try ViewSources.swiftFiles("App/ToDo").compactMap { url in
             try SwiftSourceDocuments.extract(
                 GraphQLSourceFile(name: url.path, text: try String(contentsOf: url, encoding: .utf8)))

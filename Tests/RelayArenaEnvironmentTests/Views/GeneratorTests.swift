@@ -16,7 +16,10 @@ final class GeneratorTests: XCTestCase {
             let committed = try ViewSources.swiftFiles("Generated/" + app)
             XCTAssertEqual(
                 generated.map(\.name), committed.map(\.lastPathComponent),
-                "regenerate with: relay-arena generate --schema \(schema) --swift-sources Tests/RelayArenaEnvironmentTests/App/\(app) --output Tests/RelayArenaEnvironmentTests/Generated/\(app)"
+                "regenerate with: relay-arena generate --schema \(schema)"
+                    + (app == "ToDo"
+                        ? " --client-schema Sources/RelayArenaWorkloads/Documents/todo-client.graphql" : "")
+                    + " --swift-sources Tests/RelayArenaEnvironmentTests/App/\(app) --output Tests/RelayArenaEnvironmentTests/Generated/\(app)"
             )
             for (file, url) in zip(generated, committed) {
                 XCTAssertEqual(

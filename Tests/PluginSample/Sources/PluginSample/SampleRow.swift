@@ -7,6 +7,7 @@ private let rowFragment = graphql(
     fragment SampleRow_todo on Todo {
       text
       complete
+      isPinned
     }
     """)
 
@@ -15,6 +16,7 @@ struct SampleRow {
 
     func render(_ snapshot: StoreSnapshot) -> String {
         guard let todo = snapshot.read(SampleRow_todo.self, todo).data else { return "(missing)" }
-        return (todo.complete ? "[x] " : "[ ] ") + todo.text
+        // `isPinned` is client-only (client.graphql): unset here, so no pin, and no missing data.
+        return (todo.complete ? "[x] " : "[ ] ") + todo.text + (todo.isPinned == true ? " (pinned)" : "")
     }
 }
