@@ -62,11 +62,16 @@ public final class Environment {
     /// relay's `log`: warnings that are not failures (``LogEvent``); writes nothing by default.
     public let log: LogFunction
 
+    /// relay's `missingFieldHandlers`: what `check` asks about fields the store lacks
+    /// (``MissingFieldHandler/nodeByID`` redirects `node(id:)` to the record a list loaded).
+    public let missingFieldHandlers: [MissingFieldHandler]
+
     public init(
         network: any Network, store: RecordStore = RecordStore(), requestOptions: RequestOptions = .init(),
         limits: NormalizationLimits = .init(), roots: OperationRoots = OperationRoots(),
-        log: @escaping LogFunction = { _ in }
+        missingFieldHandlers: [MissingFieldHandler] = [], log: @escaping LogFunction = { _ in }
     ) {
+        self.missingFieldHandlers = missingFieldHandlers
         self.log = log
         self.network = network
         self.roots = roots
@@ -104,8 +109,25 @@ public final class Environment {
     /// Whether the store holds all the operation needs, and whether it is outdated (relay's
     /// `environment.check`): `.stale` after an invalidation since the operation was last written,
     /// or past the query-cache expiration; else `.available` or `.missing`.
+    ///
+    /// With `missingFieldHandlers`, a field the store lacks is first asked of them (relay's
+    /// `check`): what they answer is written into the store (subscribers told), and the operation
+    /// checked again, so a query the store can answer from other records is not sent.
     public func check(_ operation: OperationArtifact, variables: Variables = [:]) -> Availability {
-        roots.check(operation, variables: variables, in: store)
+        let status = roots.check(operation, variables: variables, in: store)
+        guard status == .missing, !missingFieldHandlers.isEmpty else { return status }
+        let effective = operation.effectiveVariables(variables)
+        let writes = store.withSnapshot { snapshot in
+            var resolver = MissingFieldResolver(
+                snapshot: snapshot, variables: effective, handlers: missingFieldHandlers)
+            resolver.walk(operation.normalization, dataID: RecordStore.rootID)
+            return resolver.writes
+        }
+        guard !writes.isEmpty else { return status }
+        // (Only out of memory can fail this write; the operation is then missing, as it was.)
+        guard (try? commitLocalUpdate({ proxy in for w in writes { proxy.set(w.dataID, w.key, w.field) } })) != nil
+        else { return status }
+        return roots.check(operation, variables: variables, in: store)
     }
 
     /// Retains an operation as a root (relay's `environment.retain`): its data is what `check`
