@@ -49,7 +49,8 @@ final class NullableNodeReplayTests: XCTestCase {
     func run(_ steps: [String]) throws -> [String] {
         let r = try CLI.run([
             "replay", "--schema", try write("schema.graphql", Self.schema), "--document",
-            try write("documents.graphql", Self.documents), try write("script.json", "[" + steps.joined(separator: ",\n") + "]"),
+            try write("documents.graphql", Self.documents),
+            try write("script.json", "[" + steps.joined(separator: ",\n") + "]"),
         ])
         XCTAssertEqual(r.status, 0, r.stderr)
         return r.stdoutText.split(separator: "\n").map(String.init)
@@ -73,7 +74,8 @@ final class NullableNodeReplayTests: XCTestCase {
         XCTAssertEqual(out.count, 3, out.joined(separator: "\n"))
         XCTAssertTrue(out[0].contains(#""profilePicture":{"uri":"small"}"#), out[0])
         XCTAssertEqual(
-            out[1], #"{"event":"request","name":"u","operation":"UserFragmentRefetchQuery","variables":{"id":"4","size":2}}"#)
+            out[1],
+            #"{"event":"request","name":"u","operation":"UserFragmentRefetchQuery","variables":{"id":"4","size":2}}"#)
         XCTAssertTrue(out[2].hasPrefix(#"{"event":"notify","name":"u""#), out[2])
         XCTAssertTrue(out[2].contains(#""profilePicture":{"uri":"big"}"#), out[2])
     }
@@ -88,7 +90,9 @@ final class NullableNodeReplayTests: XCTestCase {
         ])
         XCTAssertEqual(out.count, 3, out.joined(separator: "\n"))
         XCTAssertEqual(
-            out[1], #"{"event":"request","name":"f","operation":"FriendsPaginationQuery","variables":{"count":1,"cursor":"c1","id":"4"}}"#)
+            out[1],
+            #"{"event":"request","name":"f","operation":"FriendsPaginationQuery","variables":{"count":1,"cursor":"c1","id":"4"}}"#
+        )
         XCTAssertTrue(out[2].contains(#""name":"Ann""#) && out[2].contains(#""name":"Bo""#), out[2])
     }
 }

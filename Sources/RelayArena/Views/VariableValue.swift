@@ -33,3 +33,15 @@ extension Dictionary where Key == String, Value == JSONValue {
         if let value { self[name] = value.jsonValue }
     }
 }
+
+/// A generated input object (an `input` type of the schema, relay's typed inputs): its fields as
+/// a JSON object, optional ones left out when `nil`.
+public protocol GraphQLInputObject: VariableValue, ScalarListElement, Hashable {}
+
+extension Array where Element == JSONMember {
+    /// The member `name` as `T`; `nil` when absent or of another shape (the generated inputs'
+    /// `_fromJSON`).
+    @_spi(Generated) public func _field<T: ScalarListElement>(_ name: String, as type: T.Type = T.self) -> T? {
+        first { $0.key == name }.flatMap { T._fromJSON($0.value) }
+    }
+}

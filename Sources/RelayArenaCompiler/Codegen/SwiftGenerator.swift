@@ -34,6 +34,7 @@ package struct SwiftGenerator: Sendable {
         let schema = compiler.schemaModel
         var files: [GeneratedFile] = []
         var enums: Set<String> = []
+        var inputs: Set<String> = []
         for name in compiled.fragments.keys.sorted() {
             let f = compiled.fragments[name]!
             var emitter = ViewEmitter(schema: schema, prefix: name)
@@ -53,6 +54,7 @@ package struct SwiftGenerator: Sendable {
             out += "}\n\nextension \(name) {\n    public static let artifact = \(SwiftArtifactLiteral.fragment(f))\n}\n"
             if !f.argumentDefinitions.isEmpty {
                 var types = VariablesEmitter(schema: schema)
+                types.typedInputs = false
                 out +=
                     "\n"
                     + ArgumentsEmitter.conformance(fragment: name, definitions: f.argumentDefinitions, types: &types)
@@ -86,6 +88,7 @@ package struct SwiftGenerator: Sendable {
             let variablesText = variables.emit(o.variables)
             enums.formUnion(emitter.enumsUsed)
             enums.formUnion(variables.enumsUsed)
+            inputs.formUnion(variables.inputsUsed)
             let origin = refetchFragments[name].map { " (synthesized by @refetchable on \($0))" } ?? ""
             var out =
                 Self.header
@@ -101,6 +104,21 @@ package struct SwiftGenerator: Sendable {
                 "}\n\nextension \(name) {\n    public static let artifact = \(SwiftArtifactLiteral.operation(o))\n}\n"
             out += Self.declarations(emitter.dynamicDeclarations)
             files.append(GeneratedFile(name: "\(name).graphql.swift", contents: out))
+        }
+        // One file per input object, with the input objects and enums their fields use.
+        var pending = inputs.sorted()
+        var emitted = Set<String>()
+        while let input = pending.popLast() {
+            guard emitted.insert(input).inserted else { continue }
+            var types = VariablesEmitter(schema: schema)
+            let declaration = InputObjectEmitter.declaration(input, types: &types)
+            enums.formUnion(types.enumsUsed)
+            pending += types.inputsUsed.subtracting(emitted).sorted()
+            files.append(
+                GeneratedFile(
+                    name: "\(input).graphql.swift",
+                    contents: Self.header + "// input \(input) (a schema input object the operations use)\n"
+                        + "\(Self.runtimeImport)\n\n" + declaration))
         }
         // One file per enum, like every other type: files from two schemas can share a target.
         for e in enums.sorted() {

@@ -73,6 +73,16 @@ extension SchemaModel {
         }
     }
 
+    func isInputObject(_ named: String) -> Bool { schema.getType(name: named) is GraphQLInputObjectType }
+
+    /// An input object's fields in the schema's order, with their types and whether they have a
+    /// default value.
+    func inputFields(_ named: String) -> [(name: String, type: TypeRef, hasDefault: Bool)] {
+        guard let object = schema.getType(name: named) as? GraphQLInputObjectType, let fields = try? object.fields()
+        else { return [] }
+        return fields.map { (name: $0.key, type: TypeRef($0.value.type), hasDefault: $0.value.defaultValue != nil) }
+    }
+
     func enumValues(_ named: String) -> [String] {
         (schema.getType(name: named) as? GraphQLEnumType)?.values.map(\.name) ?? []
     }

@@ -4,7 +4,11 @@ import RelayArena
 
 struct VariablesEmitter {
     let schema: SchemaModel
+    /// Input objects become their generated structs; `false` keeps them `JSONValue` (fragment
+    /// `@argumentDefinitions`, whose defaults are JSON literals).
+    var typedInputs = true
     private(set) var enumsUsed: Set<String> = []
+    private(set) var inputsUsed: Set<String> = []
     private(set) var convenienceInit = ""
     /// The operation's variables as Swift parameters, in declaration order.
     private(set) var params: [Parameter] = []
@@ -51,7 +55,7 @@ struct VariablesEmitter {
         return out
     }
 
-    /// Input objects and custom scalars are `JSONValue` in this first slice.
+    /// Input objects are their generated structs (`typedInputs`); custom scalars are `JSONValue`.
     mutating func swiftType(_ type: TypeRef) -> String {
         switch type {
         case .nonNull(let inner): return swiftType(inner)
@@ -65,9 +69,58 @@ struct VariablesEmitter {
             case .enumeration(let e):
                 enumsUsed.insert(e)
                 return e
-            case .custom: return "JSONValue"
+            case .custom:
+                guard typedInputs, schema.isInputObject(n) else { return "JSONValue" }
+                inputsUsed.insert(n)
+                return n
             }
         }
+    }
+}
+
+/// An input object type → `public struct T: GraphQLInputObject`: a property per field (optional
+/// when the field is nullable or has a default, as relay's input types), an initializer whose
+/// optional parameters default to `nil` (left out of the JSON, so the server's default applies),
+/// `jsonValue` in the schema's field order, and `_fromJSON` to read one back from variables.
+enum InputObjectEmitter {
+    static func declaration(_ name: String, types: inout VariablesEmitter) -> String {
+        struct Member {
+            var graphQLName, name, type: String
+            var optional: Bool
+        }
+        let members = types.schema.inputFields(name).map { field -> Member in
+            let required = field.type.isNonNull && !field.hasDefault
+            let swift = types.swiftType(field.type.nullable)
+            return Member(
+                graphQLName: field.name, name: SwiftName.identifier(field.name), type: required ? swift : swift + "?",
+                optional: !required)
+        }
+        let signature = members.map { "\($0.name): \($0.type)\($0.optional ? " = nil" : "")" }.joined(separator: ", ")
+        var out = "public struct \(name): GraphQLInputObject {\n"
+        for m in members { out += "    public var \(m.name): \(m.type)\n" }
+        out += "\n    public init(\(signature)) {\n"
+        for m in members { out += "        self.\(m.name) = \(m.name)\n" }
+        out += "    }\n\n    public var jsonValue: JSONValue {\n        var members: [JSONMember] = []\n"
+        for m in members {
+            let literal = SwiftName.literal(m.graphQLName)
+            out +=
+                m.optional
+                ? "        if let \(m.name) = self.\(m.name) { members.append(JSONMember(\(literal), \(m.name).jsonValue)) }\n"
+                : "        members.append(JSONMember(\(literal), \(m.name).jsonValue))\n"
+        }
+        out += "        return .object(members)\n    }\n\n"
+        out += "    /// From variables: `nil` when it is not an object or a required field is absent.\n"
+        out += "    public static func _fromJSON(_ value: JSONValue) -> \(name)? {\n"
+        out += "        guard case .object(let members) = value else { return nil }\n"
+        for m in members where !m.optional {
+            out +=
+                "        guard let \(m.name): \(m.type) = members._field(\(SwiftName.literal(m.graphQLName))) else { return nil }\n"
+        }
+        for m in members where m.optional {
+            out += "        let \(m.name): \(m.type) = members._field(\(SwiftName.literal(m.graphQLName)))\n"
+        }
+        out += "        return \(name)(\(members.map { "\($0.name): \($0.name)" }.joined(separator: ", ")))\n    }\n}\n"
+        return out
     }
 }
 

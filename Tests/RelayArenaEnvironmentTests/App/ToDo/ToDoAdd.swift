@@ -15,6 +15,6 @@ private let addTodo = graphql(
 @MainActor
 func addTodo(_ text: String, userID: String, to list: ToDoPagedList, in environment: Environment) async throws {
     guard let connection = list.connectionID else { return }
-    let input: JSONValue = .object([JSONMember("text", .string(text)), JSONMember("userId", .string(userID))])
+    let input = AddTodoInput(text: text, userId: userID)  // generated from the schema's input type
     _ = try await environment.commitMutation(AddTodoMutation(input: input, connections: [connection]))
 }

@@ -14,11 +14,7 @@ private let changeTodoStatus = graphql(
 @MainActor
 func setComplete(_ complete: Bool, todoID: String, userID: String, in environment: Environment) async throws {
     let todo: JSONValue = .object([JSONMember("id", .string(todoID)), JSONMember("complete", .bool(complete))])
-    let input: JSONValue = .object([
-        JSONMember("id", .string(todoID)), JSONMember("complete", .bool(complete)),
-        JSONMember("userId", .string(userID)),
-    ])
     _ = try await environment.commitMutation(
-        ChangeTodoStatusMutation(input: input),
+        ChangeTodoStatusMutation(input: ChangeTodoStatusInput(complete: complete, id: todoID, userId: userID)),
         optimisticResponse: .object([JSONMember("changeTodoStatus", .object([JSONMember("todo", todo)]))]))
 }

@@ -9,13 +9,13 @@ public struct AddTodoMutation: GraphQLOperation {
     public var variables: Variables
 
     public init(variables: Variables) { self.variables = variables }
-    public init(input: JSONValue, connections: [String]) { self.init(variables: Variables(input: input, connections: connections)) }
+    public init(input: AddTodoInput, connections: [String]) { self.init(variables: Variables(input: input, connections: connections)) }
 
     public struct Variables: OperationVariables {
-        public var input: JSONValue
+        public var input: AddTodoInput
         public var connections: [String]
 
-        public init(input: JSONValue, connections: [String]) {
+        public init(input: AddTodoInput, connections: [String]) {
             self.input = input
             self.connections = connections
         }

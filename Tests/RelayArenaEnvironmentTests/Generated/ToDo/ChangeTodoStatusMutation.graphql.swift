@@ -9,12 +9,12 @@ public struct ChangeTodoStatusMutation: GraphQLOperation {
     public var variables: Variables
 
     public init(variables: Variables) { self.variables = variables }
-    public init(input: JSONValue) { self.init(variables: Variables(input: input)) }
+    public init(input: ChangeTodoStatusInput) { self.init(variables: Variables(input: input)) }
 
     public struct Variables: OperationVariables {
-        public var input: JSONValue
+        public var input: ChangeTodoStatusInput
 
-        public init(input: JSONValue) {
+        public init(input: ChangeTodoStatusInput) {
             self.input = input
         }
 
