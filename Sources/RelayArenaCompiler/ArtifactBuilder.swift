@@ -136,7 +136,8 @@ struct ArtifactBuilder {
 
     func operationArtifact(
         name: String, kind: OperationKind, rootType: String, variables: [IRArgumentDefinition],
-        directives: [IRDirective] = [], selections: [IRSelection], position: IRPosition? = nil
+        providedVariables: [String: String] = [:], directives: [IRDirective] = [], selections: [IRSelection],
+        position: IRPosition? = nil
     ) throws -> OperationArtifact {
         let normalization = try normalizationIR(selections, rootType: rootType, name: name, position: position)
         let text = QueryPrinter(schema: schema).print(
@@ -145,7 +146,8 @@ struct ArtifactBuilder {
         return OperationArtifact(
             name: name, kind: kind, variables: emitter.variables(variables),
             normalization: emitter.selections(normalization),
-            reader: try readerSelections(selections, parentType: rootType), text: text)
+            reader: try readerSelections(selections, parentType: rootType), text: text,
+            providedVariables: providedVariables)
     }
 
     func fragmentArtifact(_ fragment: IRFragment) throws -> FragmentArtifact {

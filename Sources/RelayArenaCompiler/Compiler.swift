@@ -131,6 +131,39 @@ public struct Compiler: Sendable {
             ).fragment(fragment)
         }
         let refetchQueries = try synthesizeRefetchQueries(definitions, fragments: &fragments)
+        let providers = try Self.providedVariables(fragments)
+        /// The provided variables an operation reaches (declared on it, relay's transform), and
+        /// its variables with them.
+        func withProvided(_ variables: [IRArgumentDefinition], _ selections: [IRSelection]) -> (
+            [IRArgumentDefinition], [String: String]
+        ) {
+            var reached = Set<String>()
+            var visited = Set<String>()
+            func walk(_ selections: [IRSelection]) {
+                for selection in selections {
+                    switch selection {
+                    case .field(let f): walk(f.selections ?? [])
+                    case .inlineFragment(_, let inner), .condition(_, _, let inner): walk(inner)
+                    case .spread(let name, _):
+                        guard visited.insert(name).inserted, let fragment = fragments[name] else { continue }
+                        for p in fragment.providedVariables { reached.insert(p.name) }
+                        walk(fragment.selections)
+                    case .typeDiscriminator: continue
+                    }
+                }
+            }
+            walk(selections)
+            guard !reached.isEmpty else { return (variables, [:]) }
+            var out = variables.filter { !reached.contains($0.name) }
+            var modules: [String: String] = [:]
+            for name in reached.sorted(by: codeUnitLess) {
+                guard let provider = providers[name] else { continue }
+                out.append(
+                    IRArgumentDefinition(name: name, type: provider.type, defaultValue: nil, provider: provider.module))
+                modules[name] = provider.module
+            }
+            return (out, modules)
+        }
         var result = CompiledDocuments()
         let builder = ArtifactBuilder(schema: schemaModel, fragments: fragments)
         // In definition order, so the first conflict reported is the first one written.
@@ -150,21 +183,57 @@ public struct Compiler: Sendable {
                     message: "Schema is not configured for \(operation.operation.rawValue) operations.")
             }
             let lowering = Lowering(schema: schemaModel, fallbackFile: sourced.file, lineIndexes: lineIndexes)
+            let selections = try lowering.selections(operation.selectionSet, parentType: rootType)
+            let (variables, provided) = withProvided(lowering.variables(operation), selections)
             result.operations[name] = try builder.operationArtifact(
                 name: name, kind: OperationKind(rawValue: operation.operation.rawValue) ?? .query, rootType: rootType,
-                variables: lowering.variables(operation), directives: lowering.directives(operation),
-                selections: try lowering.selections(operation.selectionSet, parentType: rootType),
-                position: lowering.position(of: operation))
+                variables: variables, providedVariables: provided, directives: lowering.directives(operation),
+                selections: selections, position: lowering.position(of: operation))
         }
         var refetch: [String: RefetchMetadata] = [:]
         for query in refetchQueries {
+            let (variables, provided) = withProvided(query.variables, query.selections)
             result.operations[query.name] = try builder.operationArtifact(
                 name: query.name, kind: .query, rootType: schemaModel.schema.queryType?.name ?? "Query",
-                variables: query.variables, directives: query.directives, selections: query.selections,
-                position: fragments[query.fragment]?.position)
+                variables: variables, providedVariables: provided, directives: query.directives,
+                selections: query.selections, position: fragments[query.fragment]?.position)
             refetch[query.fragment] = query.metadata
         }
         return CompilationResult(documents: result, refetch: refetch)
+    }
+
+    /// Every provided variable by its operation-level name: its module and type, with relay's two
+    /// errors (two modules one name once stripped; one module with two types).
+    private static func providedVariables(_ fragments: [String: IRFragment]) throws -> [String: (
+        module: String, type: String
+    )] {
+        var out: [String: (module: String, type: String)] = [:]
+        for name in fragments.keys.sorted(by: codeUnitLess) {
+            let fragment = fragments[name]!
+            for p in fragment.providedVariables {
+                guard let module = p.provider else { continue }
+                func error(_ message: String) -> CompilerError {
+                    let at = fragment.position
+                    return CompilerError(
+                        file: at?.file ?? "", line: at?.line ?? 1, column: at?.column ?? 1, message: message)
+                }
+                guard let existing = out[p.name] else {
+                    out[p.name] = (module, p.type)
+                    continue
+                }
+                if existing.module != module {
+                    throw error(
+                        "Modules '\(existing.module)' and '\(module)' used by provided variables have indistinguishable names. (All non ascii-alphanumeric characters are stripped in Relay transform)"
+                    )
+                }
+                if existing.type != p.type {
+                    throw error(
+                        "All provided variables using module '\(module)' must declare the same type. Expected '\(existing.type)' but found '\(p.type)'"
+                    )
+                }
+            }
+        }
+        return out
     }
 
     /// One query per `@refetchable` fragment, in definition order. Its name may be neither another

@@ -113,6 +113,8 @@ struct IRFragment: Sendable {
     var name: String
     var typeCondition: String
     var argumentDefinitions: [IRArgumentDefinition]
+    /// Its provided variables, under their operation-level names (`providedVariableName`).
+    var providedVariables: [IRArgumentDefinition] = []
     var plural: Bool
     /// `@inline`: spreads of it are read eagerly (relay's inline data fragments).
     var inline: Bool = false
@@ -132,6 +134,20 @@ struct IRArgumentDefinition: Sendable {
     var name: String
     var type: String
     var defaultValue: IRValue?
+    /// relay's provided variable (`provider: "Module"`): its value comes from the provider.
+    var provider: String? = nil
+}
+
+/// relay's operation-level name for a provided variable: `__relay_internal__pv__` and the module
+/// name kept only of ASCII letters, digits and `_`.
+func providedVariableName(_ provider: String) -> String {
+    let kept = provider.unicodeScalars.filter { scalar in
+        switch scalar.value {
+        case 48...57, 65...90, 97...122, 95: return true
+        default: return false
+        }
+    }
+    return "__relay_internal__pv__" + String(String.UnicodeScalarView(kept))
 }
 
 /// Sorting helper: relay sorts argument names and object keys by UTF-16 code units (JS order).

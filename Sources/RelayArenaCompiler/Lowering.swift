@@ -233,12 +233,55 @@ struct Lowering {
 
     func fragment(_ definition: FragmentDefinition) throws -> IRFragment {
         let type = definition.typeCondition.name.value
+        let definitions = RelayDirectives.argumentDefinitions(definition)
+        // relay's provided variables: operation-level variables under their own names, not
+        // arguments a parent passes.
+        var renamed: [String: String] = [:]
+        var provided: [IRArgumentDefinition] = []
+        for argument in definitions {
+            guard let provider = argument.provider else { continue }
+            if argument.defaultValue != nil {
+                throw CompilerError(
+                    node: definition, fallbackFile: fallbackFile,
+                    message: "Provided variable `$\(argument.name)` cannot have a defaultValue (its provider gives it)."
+                )
+            }
+            let global = providedVariableName(provider)
+            renamed[argument.name] = global
+            provided.append(
+                IRArgumentDefinition(name: global, type: argument.type, defaultValue: nil, provider: provider))
+        }
+        var lowered = try selections(definition.selectionSet, parentType: type)
+        if !renamed.isEmpty { lowered = Self.renaming(lowered, renamed) }
         return IRFragment(
             name: definition.name.value, typeCondition: type,
-            argumentDefinitions: RelayDirectives.argumentDefinitions(definition),
+            argumentDefinitions: definitions.filter { $0.provider == nil }, providedVariables: provided,
             plural: RelayDirectives.isPlural(definition),
             inline: definition.directives.contains { $0.name.value == "inline" },
-            selections: try selections(definition.selectionSet, parentType: type), position: position(of: definition))
+            selections: lowered, position: position(of: definition))
+    }
+
+    /// Variables renamed (`$x` → `$__relay_internal__pv__X`) in arguments, conditions and spreads.
+    static func renaming(_ selections: [IRSelection], _ names: [String: String]) -> [IRSelection] {
+        let values = names.mapValues { IRValue.variable($0) }
+        return selections.map { selection in
+            switch selection {
+            case .field(var field):
+                field.args = field.args.map { IRArgument(name: $0.name, value: $0.value.substituting(values)) }
+                field.selections = field.selections.map { renaming($0, names) }
+                return .field(field)
+            case .inlineFragment(let type, let inner):
+                return .inlineFragment(type: type, selections: renaming(inner, names))
+            case .condition(let variable, let passing, let inner):
+                return .condition(
+                    variable: names[variable] ?? variable, passingValue: passing, selections: renaming(inner, names))
+            case .spread(let name, let args):
+                return .spread(
+                    name: name, args: args.map { IRArgument(name: $0.name, value: $0.value.substituting(values)) })
+            case .typeDiscriminator:
+                return selection
+            }
+        }
     }
 
     /// The operation's own server directives (those the schema declares; relay's are not sent),

@@ -62,11 +62,14 @@ enum RelayDirectives {
             guard case .object(let members) = ASTConversion.value(argument.value) else { return nil }
             var type = ""
             var defaultValue: IRValue?
+            var provider: String?
             for member in members {
                 if member.key == "type", case .string(let written) = member.value { type = written }
                 if member.key == "defaultValue" { defaultValue = member.value }
+                if member.key == "provider", case .string(let module) = member.value { provider = module }
             }
-            return IRArgumentDefinition(name: argument.name.value, type: type, defaultValue: defaultValue)
+            return IRArgumentDefinition(
+                name: argument.name.value, type: type, defaultValue: defaultValue, provider: provider)
         }
     }
 

@@ -289,11 +289,15 @@ public struct OperationArtifact: Sendable, Hashable {
     public var reader: [Selection]
     /// The query text sent to the server (with the added fields and the fragments it spreads).
     public var text: String
+    /// relay's provided variables: each variable (`__relay_internal__pv__<Module>`) and the name
+    /// of the provider (``ProvidedVariables``) whose value it always takes.
+    public var providedVariables: [String: String]
 
     public init(
         name: String, kind: OperationKind, variables: [VariableDefinition],
-        normalization: [Selection], reader: [Selection], text: String
+        normalization: [Selection], reader: [Selection], text: String, providedVariables: [String: String] = [:]
     ) {
+        self.providedVariables = providedVariables
         self.name = name
         self.kind = kind
         self.variables = variables

@@ -51,7 +51,8 @@ struct MissingFieldResolver {
             switch selection {
             case .scalarField(let f):
                 let key = StorageKey.of(f, variables)
-                guard key != "__typename", key != "__id", !f.isClientExtension, snapshot.field(record, key) == nil
+                guard key != "__typename", key != "__id", !f.isClientExtension, snapshot.field(record, key) == nil,
+                    !(key == "id" && f.alias == nil && dataID.hasPrefix("client:"))  // a client record has none
                 else { continue }
                 for case .scalar(let handle) in handlers {
                     if let value = handle(missing(f.name, f.alias, f.args), dataID, typename) {
@@ -73,7 +74,9 @@ struct MissingFieldResolver {
                     let field = missing(f.name, f.alias, f.args)
                     if f.plural {
                         for case .pluralLinked(let handle) in handlers {
-                            guard let ids = handle(field, dataID, typename) else { continue }
+                            // relay writes a plural answer only when every item is a record the store has.
+                            guard let ids = handle(field, dataID, typename), ids.allSatisfy({ $0.map(exists) ?? false })
+                            else { continue }
                             writes.append((dataID, key, .links(ids)))
                             for id in ids {
                                 if let id { walk(f.selections, dataID: id, depth: depth + 1) }
@@ -82,7 +85,8 @@ struct MissingFieldResolver {
                         }
                     } else {
                         for case .linked(let handle) in handlers {
-                            guard let id = handle(field, dataID, typename) else { continue }
+                            // … and a link only to a record the store has.
+                            guard let id = handle(field, dataID, typename), exists(id) else { continue }
                             writes.append((dataID, key, .link(id)))
                             walk(f.selections, dataID: id, depth: depth + 1)
                             break
@@ -105,6 +109,11 @@ struct MissingFieldResolver {
                 continue
             }
         }
+    }
+
+    private func exists(_ dataID: String) -> Bool {
+        if case .record = snapshot.record(dataID) { return true }
+        return false
     }
 
     private func missing(_ name: String, _ alias: String?, _ args: [Argument]) -> MissingField {

@@ -16,6 +16,8 @@ extension OperationArtifact {
                 out[def.name] = def.defaultValue ?? .null
             }
         }
+        // relay's getOperationVariables: a provided variable is its provider's, whatever was given.
+        for (name, provider) in providedVariables { out[name] = ProvidedVariables.value(of: provider) }
         return out
     }
 

@@ -26,7 +26,13 @@ struct SwiftArtifactLiteral {
         p.selections(o.normalization, indent: 2)
         p.out += ",\n        reader: "
         p.selections(o.reader, indent: 2)
-        p.out += ",\n        text: \(SwiftName.literal(o.text)))"
+        p.out += ",\n        text: \(SwiftName.literal(o.text))"
+        if !o.providedVariables.isEmpty {
+            let pairs = o.providedVariables.sorted { $0.key < $1.key }
+                .map { "\(SwiftName.literal($0.key)): \(SwiftName.literal($0.value))" }
+            p.out += ",\n        providedVariables: [" + pairs.joined(separator: ", ") + "]"
+        }
+        p.out += ")"
         return p.out
     }
 

@@ -47,8 +47,10 @@ final class MissingFieldHandlerTests: XCTestCase {
         let (plain, _) = try listed([])
         XCTAssertEqual(plain.check(detail, variables: ["id": .string("t2")]), .missing)
         let (redirected, _) = try listed([.nodeByID])
-        // The handler names `t9`, which the store never held: still missing.
+        // The handler names `t9`, which the store never held: nothing is written, still missing.
+        let before = redirected.store.relayJSON()
         XCTAssertEqual(redirected.check(detail, variables: ["id": .string("t9")]), .missing)
+        XCTAssertEqual(redirected.store.relayJSON(), before)
     }
 
     func testScalarAndPluralHandlers() async throws {
