@@ -5,7 +5,8 @@ import PackagePlugin
 
 /// The rule for finding the schema: the target folder holds `relay-arena.json`,
 /// `{"schema": "PATH"}`, PATH relative to the package root, with `"clientSchema": "PATH"` (or a
-/// list of them) for client schema extensions. Every other `.graphql` file of the target is a
+/// list of them) for client schema extensions and `"customScalars": {"DateTime": "String"}` for the
+/// Swift types of custom scalars. Every other `.graphql` file of the target is a
 /// document; the one output, `RelayArenaGenerated.swift`, is compiled into the target.
 @main
 struct RelayArenaGenerate: BuildToolPlugin {
@@ -15,7 +16,7 @@ struct RelayArenaGenerate: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
         guard let module = target as? SwiftSourceModuleTarget else { return [] }
         let config = module.directoryURL.appendingPathComponent(Self.configName)
-        let (schema, clientSchema) = try Self.schemaURLs(
+        let (schema, clientSchema, scalars) = try Self.schemaURLs(
             config: config, packageRoot: context.package.directoryURL, target: target.name)
         let files = module.sourceFiles.map(\.url)
         let schemas = Set(([schema] + clientSchema).map(\.standardizedFileURL))
@@ -26,6 +27,9 @@ struct RelayArenaGenerate: BuildToolPlugin {
 
         var arguments = ["--schema", schema.path]
         for file in clientSchema { arguments += ["--client-schema", file.path] }
+        for (name, type) in scalars.sorted(by: { $0.key < $1.key }) {
+            arguments += ["--custom-scalar", "\(name)=\(type)"]
+        }
         for document in documents { arguments += ["--document", document.path] }
         for source in swiftSources { arguments += ["--swift-file", source.path] }
         arguments += ["--output", context.pluginWorkDirectoryURL.path, "--single-file", Self.outputName]
@@ -40,7 +44,7 @@ struct RelayArenaGenerate: BuildToolPlugin {
         ]
     }
 
-    static func schemaURLs(config: URL, packageRoot: URL, target: String) throws -> (URL, [URL]) {
+    static func schemaURLs(config: URL, packageRoot: URL, target: String) throws -> (URL, [URL], [String: String]) {
         guard let data = FileManager.default.contents(atPath: config.path) else {
             throw PluginError(
                 "target \(target): RelayArenaGenerate needs \(config.path) naming the schema, e.g. {\"schema\": \"schema.graphql\"} (relative to the package root)"
@@ -60,7 +64,16 @@ struct RelayArenaGenerate: BuildToolPlugin {
             throw PluginError(
                 "\(config.path): \"clientSchema\" must be a PATH or a list of them, relative to the package root")
         }
-        return (packageRoot.appendingPathComponent(schema), client.map { packageRoot.appendingPathComponent($0) })
+        var scalars: [String: String] = [:]
+        if let value = object["customScalars"] {
+            guard let map = value as? [String: String] else {
+                throw PluginError("\(config.path): \"customScalars\" must map scalar names to Swift types")
+            }
+            scalars = map
+        }
+        return (
+            packageRoot.appendingPathComponent(schema), client.map { packageRoot.appendingPathComponent($0) }, scalars
+        )
     }
 }
 

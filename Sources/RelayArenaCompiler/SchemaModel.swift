@@ -29,6 +29,9 @@ struct SchemaModel: Sendable {
     private(set) var nodeInterfaceName: String?
     /// Whether that interface has the `id` field relay's Node refetch query selects.
     private(set) var nodeHasIDField = false
+    /// For the Swift generator: custom scalars by name → the Swift type their values take
+    /// (`JSONValue` for those not named).
+    var customScalarTypes: [String: String] = [:]
 
     init(schema: GraphQLSchema, clientFields: Set<String> = []) throws {
         self.schema = schema

@@ -22,6 +22,13 @@ package struct Generate: ParsableCommand {
     var document: [String] = []
 
     @Option(
+        name: .customLong("custom-scalar"),
+        help:
+            "NAME=TYPE: the Swift type a custom scalar is generated as (String, Int, Double, Bool, or a GraphQLCustomScalar type); repeatable. Default JSONValue."
+    )
+    var customScalar: [String] = []
+
+    @Option(
         name: .customLong("swift-sources"),
         help: "A directory searched recursively for graphql(\"\"\"…\"\"\") literals in .swift files; repeatable.")
     var swiftSources: [String] = []
@@ -53,7 +60,15 @@ package struct Generate: ParsableCommand {
             if let extracted = try SwiftSourceDocuments.extract(source) { documents.append(extracted) }
         }
         // Nothing is written unless every document compiled and every file generated.
-        var files = try SwiftGenerator(compiler: compiler).generate(documents)
+        var scalars: [String: String] = [:]
+        for mapping in customScalar {
+            let parts = mapping.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                throw RelayArenaError(code: .misuse, message: "--custom-scalar takes NAME=TYPE, got \(mapping)")
+            }
+            scalars[parts[0]] = parts[1]
+        }
+        var files = try SwiftGenerator(compiler: compiler, customScalars: scalars).generate(documents)
         if let singleFile {
             guard !singleFile.isEmpty, !singleFile.contains("/") else {
                 throw RelayArenaError(

@@ -22,7 +22,7 @@ output=$("$scratch/build/debug/PluginSample")
 printf '%s\n' "$output"
 expected='user: Ada isMissingData: false
 t1 [x] Taste JavaScript
-t2 [ ] Buy a unicorn'
+t2 [ ] Buy a unicorn due 2026-12-24'
 if [ "$output" != "$expected" ]; then
     echo "check.sh: unexpected output; expected:" >&2
     printf '%s\n' "$expected" >&2

@@ -45,3 +45,10 @@ extension Array where Element == JSONMember {
         first { $0.key == name }.flatMap { T._fromJSON($0.value) }
     }
 }
+
+/// A Swift type a custom scalar is generated as (`relay-arena generate --custom-scalar
+/// DateTime=MyDate`, or `customScalars` in relay-arena.json): read from the stored JSON, written as
+/// a variable, and `missingValue` where a non-null field is missing (as `""` is for `String`).
+public protocol GraphQLCustomScalar: VariableValue, ScalarListElement, Hashable {
+    static var missingValue: Self { get }
+}

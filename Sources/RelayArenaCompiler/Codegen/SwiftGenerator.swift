@@ -22,7 +22,14 @@ package struct SwiftGenerator: Sendable {
     /// `FieldKey` the views call), visible in these files only, not in the user's own.
     static let runtimeImport = "@_spi(Generated) import RelayArena"
 
-    package init(compiler: Compiler) { self.compiler = compiler }
+    /// Custom scalars by name → Swift type (`String`, `Int`, `Double`, `Bool`, `JSONValue`, or a
+    /// type of the user's conforming to `GraphQLCustomScalar`); the others are `JSONValue`.
+    let customScalars: [String: String]
+
+    package init(compiler: Compiler, customScalars: [String: String] = [:]) {
+        self.compiler = compiler
+        self.customScalars = customScalars
+    }
 
     /// Compiles `documents` (GraphQL errors are thrown as `CompilerError`) and returns the files,
     /// sorted by name. Same input, same bytes: nothing depends on dictionary order or the clock.
@@ -31,7 +38,8 @@ package struct SwiftGenerator: Sendable {
         let compiled = result.documents
         let refetchFragments = Dictionary(
             result.refetch.map { ($0.value.operation, $0.key) }, uniquingKeysWith: { a, _ in a })
-        let schema = compiler.schemaModel
+        var schema = compiler.schemaModel
+        schema.customScalarTypes = customScalars
         var files: [GeneratedFile] = []
         var enums: Set<String> = []
         var inputs: Set<String> = []

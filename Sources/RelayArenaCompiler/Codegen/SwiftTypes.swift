@@ -43,6 +43,8 @@ indirect enum TypeRef: Equatable {
 enum LeafKind: Equatable {
     case string, int, double, bool
     case enumeration(String)
+    /// A custom scalar the configuration maps to a Swift type of the user's (a `GraphQLCustomScalar`).
+    case mapped(String)
     case custom
 }
 
@@ -69,7 +71,20 @@ extension SchemaModel {
         case "Int": return .int
         case "Float": return .double
         case "Boolean": return .bool
-        default: return schema.getType(name: named) is GraphQLEnumType ? .enumeration(named) : .custom
+        default:
+            if schema.getType(name: named) is GraphQLEnumType { return .enumeration(named) }
+            // A custom scalar mapped to a Swift type: the built-in ones read and write as themselves.
+            if schema.getType(name: named) is GraphQLScalarType, let swift = customScalarTypes[named] {
+                switch swift {
+                case "String": return .string
+                case "Int": return .int
+                case "Double": return .double
+                case "Bool": return .bool
+                case "JSONValue": return .custom
+                default: return .mapped(swift)
+                }
+            }
+            return .custom
         }
     }
 

@@ -71,6 +71,7 @@ struct VariablesEmitter {
             case .enumeration(let e):
                 enumsUsed.insert(e)
                 return e
+            case .mapped(let swift): return swift
             case .custom:
                 guard typedInputs, schema.isInputObject(n) else { return "JSONValue" }
                 inputsUsed.insert(n)
@@ -200,6 +201,8 @@ enum ArgumentsEmitter {
                 return types.schema.enumValues(e).contains(s)
                     ? "\(e).\(SwiftName.enumCase(s))" : "\(e)(rawValue: \(SwiftName.literal(s)))"
             case (.custom, _): return "JSONValue\(SwiftArtifactLiteral.json(value))"
+            case (.mapped(let swift), _):
+                return "(\(swift)._fromJSON(JSONValue\(SwiftArtifactLiteral.json(value))) ?? \(swift).missingValue)"
             default:
                 // Not a value of the declared type (validation rejects these): the type's zero value.
                 return zeroValue(type, types: &types)
@@ -219,6 +222,7 @@ enum ArgumentsEmitter {
             case .bool: return "false"
             case .enumeration: return ".__unknown(\"\")"
             case .custom: return ".null"
+            case .mapped(let swift): return "\(swift).missingValue"
             }
         }
     }

@@ -265,6 +265,8 @@ struct ViewEmitter {
                 enumsUsed.insert(e)
                 return (e, "__view.enumValue(\(k), as: \(e).self)", ".__unknown(\"\")")
             case .custom: return ("JSONValue", "__view.json(\(k))", ".null")
+            case .mapped(let swift):
+                return (swift, "__view.json(\(k)).flatMap(\(swift)._fromJSON)", "\(swift).missingValue")
             }
         case .nonNull(let inner):
             return scalarAccess(inner, key: k)

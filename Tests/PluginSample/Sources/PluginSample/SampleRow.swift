@@ -8,8 +8,21 @@ private let rowFragment = graphql(
       text
       complete
       isPinned
+      due
     }
     """)
+
+/// The app's own type for the schema's `DateTime` (relay-arena.json's `customScalars`); public,
+/// as the generated views that return it are.
+public struct Stamp: GraphQLCustomScalar {
+    public var text: String
+    public static let missingValue = Stamp(text: "")
+    public var jsonValue: JSONValue { .string(text) }
+    public static func _fromJSON(_ value: JSONValue) -> Stamp? {
+        if case .string(let text) = value { return Stamp(text: text) }
+        return nil
+    }
+}
 
 struct SampleRow {
     let todo: FragmentPointer<SampleRow_todo>
@@ -18,5 +31,6 @@ struct SampleRow {
         guard let todo = snapshot.read(SampleRow_todo.self, todo).data else { return "(missing)" }
         // `isPinned` is client-only (client.graphql): unset here, so no pin, and no missing data.
         return (todo.complete ? "[x] " : "[ ] ") + todo.text + (todo.isPinned == true ? " (pinned)" : "")
+            + (todo.due.map { " due \($0.text)" } ?? "")
     }
 }

@@ -4,8 +4,8 @@ import RelayArena
 
 let response = #"""
     {"data":{"user":{"id":"me","name":"Ada","todos":{"edges":[
-      {"node":{"id":"t1","text":"Taste JavaScript","complete":true}},
-      {"node":{"id":"t2","text":"Buy a unicorn","complete":false}}]}}}}
+      {"node":{"id":"t1","text":"Taste JavaScript","complete":true,"due":null}},
+      {"node":{"id":"t2","text":"Buy a unicorn","complete":false,"due":"2026-12-24"}}]}}}}
     """#
 
 let query = SampleQuery(first: 2)
