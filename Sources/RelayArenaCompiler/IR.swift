@@ -138,6 +138,8 @@ struct IRArgumentDefinition: Sendable {
     var provider: String? = nil
 }
 
+let providedVariablePrefix = "__relay_internal__pv__"
+
 /// relay's operation-level name for a provided variable: `__relay_internal__pv__` and the module
 /// name kept only of ASCII letters, digits and `_`.
 func providedVariableName(_ provider: String) -> String {
@@ -147,7 +149,7 @@ func providedVariableName(_ provider: String) -> String {
         default: return false
         }
     }
-    return "__relay_internal__pv__" + String(String.UnicodeScalarView(kept))
+    return providedVariablePrefix + String(String.UnicodeScalarView(kept))
 }
 
 /// Sorting helper: relay sorts argument names and object keys by UTF-16 code units (JS order).

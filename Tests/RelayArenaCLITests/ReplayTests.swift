@@ -422,11 +422,7 @@ final class ReplayTests: XCTestCase {
     /// relay's `__gc()` does nothing while an optimistic update is applied: the `gc` under the
     /// layer removes nothing, the one after `revert` removes what no root reaches.
     func testGCUnderAnOptimisticLayerRemovesNothing() throws {
-        let documents =
-            Self.twoTodoDocuments + """
-
-                mutation Rename($input: RenameTodoInput!) { renameTodo(input: $input) { todo { id text } } }
-                """
+        let documents = Self.renameDocuments
         let script = [
             publishTwo("a", "b"),
             #"{"step":"optimistic","name":"o","operation":"Rename","variables":{"input":{"id":"t1","text":"x"}},"response":{"data":{"renameTodo":{"todo":{"id":"t1","text":"x"}}}}}"#,
@@ -473,11 +469,7 @@ final class ReplayTests: XCTestCase {
     /// Two optimistic layers, one rolled back by its mutation's response in the same publish,
     /// the other by `revert`: each subscription hears what relay would tell it, once.
     func testOptimisticLayersRollBackAndRebase() throws {
-        let documents =
-            Self.twoTodoDocuments + """
-
-                mutation Rename($input: RenameTodoInput!) { renameTodo(input: $input) { todo { id text } } }
-                """
+        let documents = Self.renameDocuments
         func rename(_ id: String, _ text: String) -> String {
             #""operation":"Rename","variables":{"input":{"id":"\#(id)","text":"\#(text)"}},"response":{"data":{"renameTodo":{"todo":{"id":"\#(id)","text":"\#(text)"}}}}"#
         }
@@ -510,6 +502,13 @@ final class ReplayTests: XCTestCase {
         XCTAssertFalse(out[7].contains("opt"), out[7])
         XCTAssertTrue(out[7].contains(#""text":"server""#), out[7])
     }
+
+    /// `twoTodoDocuments` and a mutation renaming a to-do (for optimistic layers).
+    static let renameDocuments =
+        twoTodoDocuments + """
+
+            mutation Rename($input: RenameTodoInput!) { renameTodo(input: $input) { todo { id text } } }
+            """
 
     /// A query over a pagination fragment of the user's to-dos (`PagQuery` fetches its pages).
     static let pagDocuments = """

@@ -163,12 +163,7 @@ extension Environment {
     private func notifyAfterRun(_ updated: [UpdatedRecordIDs], source: GraphQLRequest?, invalidateStore: Bool = false)
         -> UpdatedRecordIDs
     {
-        var symbols: [UInt32] = []
-        var seen = Set<UInt32>()
-        for ids in updated {
-            for i in 0..<ids.symbols.count where seen.insert(ids.symbols[i]).inserted { symbols.append(ids.symbols[i]) }
-        }
-        let all = UpdatedRecordIDs(store: store, symbols: UpdatedSymbols(symbols))
+        let all = UpdatedRecordIDs.union(updated, in: store)
         subscriptions.notify(all)
         roots.didNotify(source: source.map { ($0.operation, $0.variables) }, invalidateStore: invalidateStore)
         return all

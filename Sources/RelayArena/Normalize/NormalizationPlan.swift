@@ -6,6 +6,9 @@ public final class NormalizationPlan: @unchecked Sendable {
     let handle: PlanHandle
     public let operation: OperationArtifact
     public let variables: Variables
+    /// Whether the operation has `@connection` fields or declarative mutation directives (each
+    /// publish of a response then runs relay's handlers); found once, not per response.
+    let hasHandles: Bool
 
     /// Binds `operation` to `variables` (effective variables are computed here).
     public init(operation: OperationArtifact, variables: Variables = [:]) throws {
@@ -13,6 +16,7 @@ public final class NormalizationPlan: @unchecked Sendable {
         self.handle = try PlanHandle(lowering: operation.normalization, variables: effective)
         self.operation = operation
         self.variables = effective
+        self.hasHandles = operation.normalization.containsConnectionHandle
     }
 
     deinit { handle.destroy() }

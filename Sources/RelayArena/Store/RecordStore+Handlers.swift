@@ -11,7 +11,7 @@ extension RecordStore {
     package func publishResponse(
         _ payload: NormalizedPayload, plan: NormalizationPlan, rootID: String, log: (LogEvent) -> Void
     ) throws -> UpdatedRecordIDs {
-        guard plan.operation.normalization.containsConnectionHandle else { return try publishConsuming(payload) }
+        guard plan.hasHandles else { return try publishConsuming(payload) }
         let selector = ReadSelector.operation(plan.operation, variables: plan.variables, dataID: rootID)
         let handles = selector.handleFieldPayloads(in: payload)
         guard !handles.isEmpty else { return try publishConsuming(payload) }
@@ -20,7 +20,7 @@ extension RecordStore {
         for handle in handles { try ConnectionHandler.update(proxy, handle) }
         for event in proxy.logEvents { log(event) }
         let written = try publishConsuming(payload)
-        return written.union(try publish(writes: proxy, invalidationEpoch: nil))
+        return UpdatedRecordIDs.union([written, try publish(writes: proxy, invalidationEpoch: nil)], in: self)
     }
 
     /// Publishes an updater's (or the connection handler's) writes: its records, the pages it
@@ -43,13 +43,13 @@ extension RecordStore {
 }
 
 extension UpdatedRecordIDs {
-    /// These records and `other`'s, each once, in first-seen order (the same store's numbering).
-    func union(_ other: UpdatedRecordIDs) -> UpdatedRecordIDs {
-        guard other.symbols.count > 0 else { return self }
-        guard symbols.count > 0 else { return other }
+    /// The records of `all`, each once, in first-seen order (one store's numbering).
+    static func union(_ all: [UpdatedRecordIDs], in store: RecordStore) -> UpdatedRecordIDs {
+        let nonEmpty = all.filter { $0.symbols.count > 0 }
+        if nonEmpty.count == 1 { return nonEmpty[0] }
         var merged: [UInt32] = []
         var seen = Set<UInt32>()
-        for ids in [self, other] {
+        for ids in nonEmpty {
             for i in 0..<ids.symbols.count where seen.insert(ids.symbols[i]).inserted { merged.append(ids.symbols[i]) }
         }
         return UpdatedRecordIDs(store: store, symbols: UpdatedSymbols(merged))

@@ -25,7 +25,7 @@ struct VariablesEmitter {
 
     mutating func emit(_ definitions: [VariableDefinition]) -> String {
         // Provided variables take their provider's value: nothing to pass.
-        let definitions = definitions.filter { !$0.name.hasPrefix("__relay_internal__pv__") }
+        let definitions = definitions.filter { !$0.name.hasPrefix(providedVariablePrefix) }
         // A variable with a default may be omitted even when non-null, so it is optional here.
         params = definitions.map { d in
             let type = TypeRef(parsing: Substring(d.type))
