@@ -56,6 +56,9 @@ struct ArtifactBuilder {
             case .inlineFragment(var inline):
                 inline.selections = try attachingInlineData(inline.selections, known: &known)
                 return .inlineFragment(inline)
+            case .aliasedInlineFragment(var alias):
+                alias.selections = try attachingInlineData(alias.selections, known: &known)
+                return .aliasedInlineFragment(alias)
             case .scalarField, .typeDiscriminator:
                 return selection
             }
@@ -96,6 +99,9 @@ struct ArtifactBuilder {
                 return .inlineFragment(type: type, selections: withoutClientIDs(inner))
             case .condition(let variable, let passing, let inner):
                 return .condition(variable: variable, passingValue: passing, selections: withoutClientIDs(inner))
+            case .aliased(var alias):
+                alias.selections = withoutClientIDs(alias.selections)
+                return .aliased(alias)
             case .spread, .typeDiscriminator:
                 return selection
             }
@@ -128,6 +134,9 @@ struct ArtifactBuilder {
             case .condition(let variable, let passing, let inner):
                 let kept = serverSelections(inner)
                 return kept.isEmpty ? nil : .condition(variable: variable, passingValue: passing, selections: kept)
+            case .aliased(var alias):
+                alias.selections = serverSelections(alias.selections)
+                return alias.selections.isEmpty ? nil : .aliased(alias)
             case .spread, .typeDiscriminator:
                 return selection
             }

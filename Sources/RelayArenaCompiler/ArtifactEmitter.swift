@@ -73,6 +73,11 @@ struct ArtifactEmitter {
                     name: name, args: args.map { Argument(name: $0.name, value: Self.argumentValue($0.value)) }))
         case .typeDiscriminator(let abstractKey):
             return .typeDiscriminator(abstractKey: abstractKey)
+        case .aliased(let alias):
+            return .aliasedInlineFragment(
+                AliasedInlineFragment(
+                    name: alias.name, type: alias.type, abstractKey: alias.type.flatMap(schema.abstractKey),
+                    selections: selections(alias.selections)))
         }
     }
 

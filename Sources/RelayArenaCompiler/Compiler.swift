@@ -7,6 +7,10 @@ import RelayArena
 /// relay transforms (inline fragments, flatten, generate `id`/`__typename`) are this module's.
 public struct Compiler: Sendable {
     let schemaModel: SchemaModel
+    /// relay v19's `@alias` enforcement (on by default, as in relay): an unaliased spread that
+    /// is fetched conditionally or may not match its selection's type is an error, unless it
+    /// carries `@dangerously_unaliased_fixme`. Off, such spreads compile as before v19.
+    public var enforcesFragmentAlias = true
 
     /// Parses and builds the schema, extended by the client schema files (relay's client schema
     /// extensions: `extend type T { … }` and client-only types). Client fields are validated and
@@ -68,11 +72,14 @@ public struct Compiler: Sendable {
 
     /// relay-compiler's schema extension for the directives validation checks like any other:
     /// `@inline` on fragment definitions, so `@inline` elsewhere is a GraphQL error (arguments on
-    /// it: `RelayDirectives.checkInline`), and `@fetchable` on server types. Each is added only
+    /// it: `RelayDirectives.checkInline`), `@fetchable` on server types, and `@alias` (with its
+    /// escape `@dangerously_unaliased_fixme`) on spreads and inline fragments. Each is added only
     /// when the schema does not declare it itself.
     static let relaySchemaExtension: [String: String] = [
         "inline": "directive @inline on FRAGMENT_DEFINITION\n",
         "fetchable": "directive @fetchable(field_name: String!) on OBJECT | INTERFACE\n",
+        "alias": "directive @alias(as: String) on FRAGMENT_SPREAD | INLINE_FRAGMENT\n",
+        "dangerously_unaliased_fixme": "directive @dangerously_unaliased_fixme on FRAGMENT_SPREAD\n",
     ]
 
     private static func withRelayDirectives(_ document: Document) throws -> Document {
@@ -123,12 +130,20 @@ public struct Compiler: Sendable {
     private func lower(_ definitions: [SourcedDefinition], lineIndexes: [String: SourceLineIndex]) throws
         -> CompilationResult
     {
+        var fragmentTypes: [String: (type: String, plural: Bool)] = [:]
+        for sourced in definitions {
+            guard let fragment = sourced.definition as? FragmentDefinition else { continue }
+            fragmentTypes[fragment.name.value] = (fragment.typeCondition.name.value, RelayDirectives.isPlural(fragment))
+        }
+        func lowering(_ file: String) -> Lowering {
+            Lowering(
+                schema: schemaModel, fallbackFile: file, lineIndexes: lineIndexes, fragmentTypes: fragmentTypes,
+                enforcesFragmentAlias: enforcesFragmentAlias)
+        }
         var fragments: [String: IRFragment] = [:]
         for sourced in definitions {
             guard let fragment = sourced.definition as? FragmentDefinition else { continue }
-            fragments[fragment.name.value] = try Lowering(
-                schema: schemaModel, fallbackFile: sourced.file, lineIndexes: lineIndexes
-            ).fragment(fragment)
+            fragments[fragment.name.value] = try lowering(sourced.file).fragment(fragment)
         }
         let refetchQueries = try synthesizeRefetchQueries(definitions, fragments: &fragments)
         let providers = try Self.providedVariables(fragments)
@@ -144,6 +159,7 @@ public struct Compiler: Sendable {
                     switch selection {
                     case .field(let f): walk(f.selections ?? [])
                     case .inlineFragment(_, let inner), .condition(_, _, let inner): walk(inner)
+                    case .aliased(let alias): walk(alias.selections)
                     case .spread(let name, _):
                         guard visited.insert(name).inserted, let fragment = fragments[name] else { continue }
                         for p in fragment.providedVariables { reached.insert(p.name) }
@@ -182,7 +198,7 @@ public struct Compiler: Sendable {
                     node: operation, fallbackFile: sourced.file,
                     message: "Schema is not configured for \(operation.operation.rawValue) operations.")
             }
-            let lowering = Lowering(schema: schemaModel, fallbackFile: sourced.file, lineIndexes: lineIndexes)
+            let lowering = lowering(sourced.file)
             let selections = try lowering.selections(operation.selectionSet, parentType: rootType)
             let (variables, provided) = withProvided(lowering.variables(operation), selections)
             result.operations[name] = try builder.operationArtifact(

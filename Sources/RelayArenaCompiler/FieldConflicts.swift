@@ -29,6 +29,9 @@ struct FieldConflictCheck {
         case .inlineFragment(_, let inner), .condition(_, _, let inner):
             // The fields themselves were compared by the enclosing list; only go deeper.
             for nested in inner { try checkNested(nested, parentType: parentType) }
+        case .aliased(let alias):
+            // Its own response object.
+            try check(alias.selections, parentType: alias.type ?? parentType)
         case .spread, .typeDiscriminator:
             break
         }
@@ -41,7 +44,7 @@ struct FieldConflictCheck {
             case .field(let field): return [(field, scope)]
             case .inlineFragment(let type, let inner): return fields(inner, scope: type)
             case .condition(_, _, let inner): return fields(inner, scope: scope)
-            case .spread, .typeDiscriminator: return []
+            case .spread, .typeDiscriminator, .aliased: return []
             }
         }
     }

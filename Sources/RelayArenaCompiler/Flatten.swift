@@ -32,6 +32,9 @@ struct Flattener {
                     .condition(
                         variable: variable, passingValue: passingValue,
                         selections: flatten(inner, parentType: parentType)))
+            case .aliased(var alias):
+                alias.selections = flatten(alias.selections, parentType: alias.type ?? parentType)
+                result.append(.aliased(alias))
             case .spread, .typeDiscriminator:
                 result.append(selection)
             }
@@ -57,7 +60,7 @@ struct Flattener {
             case .field(let field): key = .field(field.mergeKey)
             case .inlineFragment(let type, _): key = .inlineFragment(type)
             case .condition(let variable, let passingValue, _): key = .condition(variable, passingValue)
-            case .spread, .typeDiscriminator: key = .other(selection)
+            case .spread, .typeDiscriminator, .aliased: key = .other(selection)
             }
             guard let position = index[key] else {
                 index[key] = result.count

@@ -106,6 +106,26 @@ indirect enum IRSelection: Hashable, Sendable {
     case condition(variable: String, passingValue: Bool, selections: [IRSelection])
     case spread(name: String, args: [IRArgument])
     case typeDiscriminator(abstractKey: String)
+    /// relay's `@alias`: a spread or inline fragment read into its own member.
+    case aliased(IRAlias)
+}
+
+/// `...F @alias(as: "a")` or `... on T @alias(as: "a") { … }` (relay's FragmentAliasMetadata).
+/// Only the reader sees it: normalization and the request's text see `unaliased`.
+struct IRAlias: Hashable, Sendable {
+    var name: String
+    /// The type condition: the fragment's for a spread, `nil` for `... @alias(as:) { … }`.
+    var type: String?
+    /// A spread (`selections` is that one spread) rather than an inline fragment.
+    var wrapsSpread: Bool
+    var selections: [IRSelection]
+
+    /// relay's `remove_aliased_inline_fragments`: the spread, a plain inline fragment on the
+    /// type, or (without one) the selections themselves.
+    var unaliased: [IRSelection] {
+        guard let type, !wrapsSpread else { return selections }
+        return [.inlineFragment(type: type, selections: selections)]
+    }
 }
 
 /// One lowered fragment definition, kept around for inlining and for its own artifact.

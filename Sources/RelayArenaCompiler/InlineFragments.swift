@@ -61,6 +61,9 @@ struct FragmentInliner {
             return [.inlineFragment(type: fragment.typeCondition, selections: try body(of: fragment, scope: local))]
         case .typeDiscriminator:
             return [selection]
+        case .aliased(let alias):
+            // Aliasing changes neither the request nor the store.
+            return try inline(alias.unaliased, scope: scope)
         }
     }
 
@@ -97,6 +100,7 @@ struct FragmentInliner {
                 switch selection {
                 case .field(let field): if let inner = field.selections { pending.append(inner[...]) }
                 case .inlineFragment(_, let inner), .condition(_, _, let inner): pending.append(inner[...])
+                case .aliased(let alias): pending.append(alias.selections[...])
                 case .spread, .typeDiscriminator: continue
                 }
             }

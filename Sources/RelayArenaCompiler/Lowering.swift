@@ -8,8 +8,31 @@ struct Lowering {
     let fallbackFile: String
     /// Each document source's line index, by source name (fields are positioned from these).
     var lineIndexes: [String: SourceLineIndex] = [:]
+    /// Every fragment's type condition and whether it is plural, for `@alias`.
+    var fragmentTypes: [String: (type: String, plural: Bool)] = [:]
+    /// relay v19's `enforce_fragment_alias_where_ambiguous`: a spread that may not match (under
+    /// `@include`/`@skip`, or of a type its selection's type is not a subtype of) needs `@alias`.
+    var enforcesFragmentAlias = true
+
+    /// Where a selection sits, for `@alias` (relay's fragment_alias_directive): the selection's
+    /// type (an unaliased inline fragment leaves it as it was, since generated types do not
+    /// refine by it), whether that is a list, the nearest variable `@include`/`@skip` (linked
+    /// fields and aliased inline fragments start afresh), and whether the innermost inline
+    /// fragment has a type condition.
+    struct AliasScope {
+        var selectionType: String
+        var plural = false
+        var condition: Directive? = nil
+        var withinTypedInlineFragment = false
+    }
 
     func selections(_ selectionSet: SelectionSet, parentType: String) throws -> [IRSelection] {
+        try selections(selectionSet, parentType: parentType, scope: AliasScope(selectionType: parentType))
+    }
+
+    private func selections(_ selectionSet: SelectionSet, parentType: String, scope: AliasScope) throws
+        -> [IRSelection]
+    {
         var result: [IRSelection] = []
         for selection in selectionSet.selections {
             switch selection {
@@ -18,18 +41,117 @@ struct Lowering {
                 result.append(wrap(.field(try lowerField(field, parentType: parentType)), in: conditions))
             case let inline as GraphQL.InlineFragment:
                 guard let conditions = try self.conditions(inline.directives) else { continue }
-                let type = inline.typeCondition?.name.value ?? parentType
-                let inner = try selections(inline.selectionSet, parentType: type)
-                result.append(wrap(.inlineFragment(type: type, selections: inner), in: conditions))
+                let written = inline.typeCondition?.name.value
+                let type = written ?? parentType
+                var inner = scope
+                inner.withinTypedInlineFragment = written != nil
+                let alias = try aliasName(inline.directives, default: written, at: inline)
+                if let alias {
+                    inner = AliasScope(
+                        selectionType: type, plural: scope.plural, withinTypedInlineFragment: written != nil)
+                } else if let directive = conditionDirective(inline.directives) {
+                    inner.condition = directive
+                }
+                let lowered = try selections(inline.selectionSet, parentType: type, scope: inner)
+                guard let alias else {
+                    result.append(wrap(.inlineFragment(type: type, selections: lowered), in: conditions))
+                    continue
+                }
+                let aliased = IRAlias(name: alias, type: written, wrapsSpread: false, selections: lowered)
+                result.append(wrap(.aliased(aliased), in: conditions))
             case let spread as GraphQL.FragmentSpread:
                 guard let conditions = try self.conditions(spread.directives) else { continue }
                 let lowered = IRSelection.spread(name: spread.name.value, args: RelayDirectives.spreadArguments(spread))
-                result.append(wrap(lowered, in: conditions))
+                let fragment = fragmentTypes[spread.name.value]
+                guard let alias = try aliasName(spread.directives, default: spread.name.value, at: spread) else {
+                    try checkUnaliased(spread, fragment: fragment, scope: scope)
+                    result.append(wrap(lowered, in: conditions))
+                    continue
+                }
+                if fragment?.plural == true, scope.plural {
+                    throw CompilerError(
+                        node: spread.directives.first { $0.name.value == "alias" } ?? spread,
+                        fallbackFile: fallbackFile,
+                        message:
+                            "Unexpected `@alias` on spread of plural fragment. @alias may not be used on fragments marked as `@relay(plural: true)`."
+                    )
+                }
+                let aliased = IRAlias(name: alias, type: fragment?.type, wrapsSpread: true, selections: [lowered])
+                result.append(wrap(.aliased(aliased), in: conditions))
             default:
                 continue
             }
         }
         return result
+    }
+
+    /// `@alias`'s name: `as:`, else the spread's fragment or the inline fragment's type;
+    /// `nil` without the directive. relay's errors for an empty or missing name.
+    private func aliasName(_ directives: [Directive], default name: String?, at node: any GraphQL.Node) throws
+        -> String?
+    {
+        guard let directive = directives.first(where: { $0.name.value == "alias" }) else { return nil }
+        guard let argument = directive.arguments.first(where: { $0.name.value == "as" }) else {
+            guard let name else {
+                throw CompilerError(
+                    node: directive, fallbackFile: fallbackFile,
+                    message:
+                        "Missing required argument `as`. The `as` argument of the @alias directive is required on inline fragments without a type condition."
+                )
+            }
+            return name
+        }
+        guard let literal = argument.value as? StringValue else {
+            throw CompilerError(
+                node: argument.value, fallbackFile: fallbackFile,
+                message: "Expected the `as` argument of the @alias directive to be a string literal.")
+        }
+        guard !literal.value.isEmpty else {
+            throw CompilerError(
+                node: argument.value, fallbackFile: fallbackFile,
+                message:
+                    "Unexpected empty string supplied for `as` argument of the @alias directive. If provided, the `as` argument of the `@alias` directive must be a non-empty string literal."
+            )
+        }
+        return literal.value
+    }
+
+    /// The first variable `@include`/`@skip` among `directives` (where relay reports a condition).
+    private func conditionDirective(_ directives: [Directive]) -> Directive? {
+        directives.first { directive in
+            let name = directive.name.value
+            return (name == "include" || name == "skip")
+                && directive.arguments.contains { $0.name.value == "if" && $0.value is GraphQL.Variable }
+        }
+    }
+
+    /// relay v19's enforcement: an unaliased spread that is fetched conditionally, or whose
+    /// fragment's type the selection's type is not a subtype of, is refused (relay's messages).
+    /// `@dangerously_unaliased_fixme` and `@module` exempt a spread, as does a plural fragment in
+    /// a list.
+    private func checkUnaliased(
+        _ spread: GraphQL.FragmentSpread, fragment: (type: String, plural: Bool)?, scope: AliasScope
+    ) throws {
+        guard enforcesFragmentAlias, let fragment else { return }
+        let names = Set(spread.directives.map(\.name.value))
+        if names.contains("dangerously_unaliased_fixme") || names.contains("module") { return }
+        if fragment.plural && scope.plural { return }
+        let name = spread.name.value
+        if let condition = conditionDirective(spread.directives) ?? scope.condition {
+            throw CompilerError(
+                node: spread.name, fallbackFile: fallbackFile,
+                message:
+                    "Expected `@alias` directive. Fragment spreads with (or within an inline fragment with) `@\(condition.name.value)` are conditionally fetched. Add `@alias` to this spread to expose the fragment reference as a nullable property."
+            )
+        }
+        guard !schema.isSubtype(scope.selectionType, of: fragment.type) else { return }
+        var message =
+            "Expected `@alias` directive. `\(name)` is defined on `\(fragment.type)` which might not match this selection type of `\(scope.selectionType)`. Add `@alias` to this spread to expose the fragment reference as a nullable property."
+        if scope.withinTypedInlineFragment {
+            message +=
+                " NOTE: The selection type inferred here does not include inline fragments because Relay does not always model inline fragment type refinements in its generated types."
+        }
+        throw CompilerError(node: spread.name, fallbackFile: fallbackFile, message: message)
     }
 
     private func lowerField(_ field: Field, parentType: String) throws -> IRField {
@@ -47,7 +169,9 @@ struct Lowering {
         }
         var selections: [IRSelection]?
         if let selectionSet = field.selectionSet, !shape.isLeaf {
-            selections = try self.selections(selectionSet, parentType: shape.typeName)
+            selections = try self.selections(
+                selectionSet, parentType: shape.typeName,
+                scope: AliasScope(selectionType: shape.typeName, plural: shape.plural))
         }
         var lowered = IRField(
             alias: field.alias?.value, name: name, args: ASTConversion.arguments(field.arguments),
@@ -278,6 +402,9 @@ struct Lowering {
             case .spread(let name, let args):
                 return .spread(
                     name: name, args: args.map { IRArgument(name: $0.name, value: $0.value.substituting(values)) })
+            case .aliased(var alias):
+                alias.selections = renaming(alias.selections, names)
+                return .aliased(alias)
             case .typeDiscriminator:
                 return selection
             }

@@ -61,6 +61,7 @@ struct QueryPrinter {
                 collectVariables(inner, into: &used)
             case .spread(_, let args):
                 collectVariables(args, into: &used)
+            case .aliased(let alias): collectVariables(alias.selections, into: &used)
             case .typeDiscriminator: break
             }
         }
@@ -97,6 +98,9 @@ struct QueryPrinter {
             case .spread(let name, _):
                 // Normalization IR never holds spreads; printed as written should one slip through.
                 lines.append(indent + "...\(name)")
+            case .aliased(let alias):
+                // Nor aliases (the inliner removes them): printed as what they wrap.
+                block(alias.unaliased, depth: depth, into: &lines)
             }
         }
     }

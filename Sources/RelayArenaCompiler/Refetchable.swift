@@ -286,6 +286,9 @@ struct RefetchSynthesis {
                     walk(inner, path: here)
                 case .inlineFragment(_, let inner), .condition(_, _, let inner):
                     walk(inner, path: path)
+                case .aliased(let alias):
+                    // Read under the alias, as a field would be.
+                    walk(alias.selections, path: path.map { $0 + [alias.name] })
                 case .spread, .typeDiscriminator:
                     continue
                 }
@@ -388,6 +391,8 @@ struct RefetchSynthesis {
                     if let inner = f.selections { walk(inner, parent: f.typeName, local: local) }
                 case .inlineFragment(let type, let inner):
                     walk(inner, parent: type, local: local)
+                case .aliased(let alias):
+                    walk(alias.selections, parent: alias.type ?? parent, local: local)
                 case .condition(let variable, _, let inner):
                     if !local.contains(variable) { note(variable, "Boolean!") }
                     walk(inner, parent: parent, local: local)

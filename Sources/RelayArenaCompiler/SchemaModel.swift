@@ -106,6 +106,15 @@ struct SchemaModel: Sendable {
     func implementsNode(_ typeName: String) -> Bool { nodeImplementations.contains(typeName) }
     func possibleObjectTypes(_ typeName: String) -> [String] { possibleTypes[typeName] ?? [] }
 
+    /// relay's `is_named_type_subtype_of`: the same type, an object of the union or interface
+    /// `other`, or an interface that implements it.
+    func isSubtype(_ typeName: String, of other: String) -> Bool {
+        if typeName == other { return true }
+        if objectTypes.contains(typeName) { return possibleTypes[other]?.contains(typeName) ?? false }
+        guard let interface = schema.getType(name: typeName) as? GraphQLInterfaceType else { return false }
+        return (try? interface.interfaces().contains { $0.name == other }) ?? false
+    }
+
     /// `@fetchable(field_name: "…")` on an object or interface type (relay's refetch by a
     /// `fetch__<Type>(id:)` query field), as written on its definition or an extension.
     func fetchableDirective(_ typeName: String) -> Directive? {

@@ -83,7 +83,7 @@ public final class DictionaryRecordSource {
                 {
                     normalize(data, selections: i.selections, dataID: dataID, into: &scratch, vars)
                 }
-            case .typeDiscriminator, .fragmentSpread:
+            case .typeDiscriminator, .fragmentSpread, .aliasedInlineFragment:
                 break
             }
         }

@@ -31,8 +31,11 @@ final class NullableNodeReplayTests: XCTestCase {
         type Query { node(id: ID): Node }
         """
 
+    // The spreads on `User` under `node` may not match: relay v19's tests mark them as here.
     static let documents = """
-        query UserQuery($id: ID!, $size: Int) { node(id: $id) { ...UserFragment ...FriendsFragment } }
+        query UserQuery($id: ID!, $size: Int) {
+          node(id: $id) { ...UserFragment @dangerously_unaliased_fixme ...FriendsFragment @dangerously_unaliased_fixme }
+        }
         fragment UserFragment on User @refetchable(queryName: "UserFragmentRefetchQuery") {
           id
           name

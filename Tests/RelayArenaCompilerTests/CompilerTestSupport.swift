@@ -40,7 +40,7 @@ enum TestCompiler {
 
 extension Array where Element == Selection {
     /// One short string per selection: `name`, `alias:name`, `user{}`, `on T`, `on T [__isT]`,
-    /// `if $v` / `unless $v`, `disc __isX`, `...F`.
+    /// `if $v` / `unless $v`, `disc __isX`, `...F`, `alias: on T`.
     var summary: [String] {
         map { selection in
             switch selection {
@@ -51,6 +51,7 @@ extension Array where Element == Selection {
             case .condition(let condition): return (condition.passingValue ? "if $" : "unless $") + condition.variable
             case .typeDiscriminator(let key): return "disc \(key)"
             case .fragmentSpread(let spread): return "...\(spread.name)"
+            case .aliasedInlineFragment(let alias): return "\(alias.name): on \(alias.type ?? "_")"
             }
         }
     }

@@ -125,7 +125,7 @@ final class NormalizationTransformTests: XCTestCase {
         let compiled = try TestCompiler.compile(
             "starwars.graphql",
             """
-            query Q { hero { ...HumanInfo ...NodeID } human(id: "1") { ...HumanInfo } }
+            query Q { hero { ...HumanInfo @dangerously_unaliased_fixme ...NodeID @dangerously_unaliased_fixme } human(id: "1") { ...HumanInfo } }
             """,
             """
             fragment HumanInfo on Human { homePlanet starships { name } }

@@ -92,8 +92,8 @@ struct PlanBuilder {
                 let k = string(key)
                 let (first, count) = condRange(cs)
                 outChecks.append(ra_plan_check(abstract_key: k, cond_first: first, cond_count: count))
-            case .fragmentSpread:
-                // Spreads are inlined by the compiler in normalization ASTs.
+            case .fragmentSpread, .aliasedInlineFragment:
+                // Spreads are inlined by the compiler in normalization ASTs, and aliases removed.
                 break
             }
         }

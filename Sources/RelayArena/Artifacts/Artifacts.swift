@@ -204,6 +204,24 @@ public struct InlineFragment: Sendable, Hashable {
     }
 }
 
+/// relay's AliasedInlineFragmentSpread: `...F @alias(as: "name")` (its `selections` are that
+/// spread) or `... on T @alias(as: "name") { … }`, read into an object of its own under `name`:
+/// the selections when the record matches `type` (always when `nil`), `null` when it is known
+/// not to, absent (and missing data) when an abstract type's implementations are unknown.
+public struct AliasedInlineFragment: Sendable, Hashable {
+    public var name: String
+    public var type: String?
+    /// `__isT` when `type` is an interface or union.
+    public var abstractKey: String?
+    public var selections: [Selection]
+    public init(name: String, type: String?, abstractKey: String?, selections: [Selection]) {
+        self.name = name
+        self.type = type
+        self.abstractKey = abstractKey
+        self.selections = selections
+    }
+}
+
 /// A masked spread in a reader AST. Never appears in a normalization AST (spreads are inlined there).
 public struct FragmentSpread: Sendable, Hashable {
     public var name: String
@@ -260,6 +278,9 @@ public indirect enum Selection: Sendable, Hashable {
     /// `client:__type:<T>.__isX` on the type record; its selections were already merged.
     case typeDiscriminator(abstractKey: String)
     case fragmentSpread(FragmentSpread)
+    /// relay's `@alias` on a spread or inline fragment. Reader ASTs only: normalization ASTs hold
+    /// what it wraps.
+    case aliasedInlineFragment(AliasedInlineFragment)
 }
 
 public struct VariableDefinition: Sendable, Hashable {

@@ -34,6 +34,7 @@ extension OperationArtifact {
                 switch selection {
                 case .linkedField(let field): walk(field.selections, scope: scope, depth: depth)
                 case .inlineFragment(let inline): walk(inline.selections, scope: scope, depth: depth)
+                case .aliasedInlineFragment(let alias): walk(alias.selections, scope: scope, depth: depth)
                 case .condition(let condition):
                     if (scope[condition.variable] ?? .null).isTruthy == condition.passingValue {
                         walk(condition.selections, scope: scope, depth: depth)

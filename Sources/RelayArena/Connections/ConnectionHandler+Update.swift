@@ -37,7 +37,7 @@ extension Array where Element == Selection {
             case .scalarField(let f): return f.mutationHandle != nil
             case .condition(let c): return c.selections.containsConnectionHandle
             case .inlineFragment(let i): return i.selections.containsConnectionHandle
-            case .typeDiscriminator, .fragmentSpread: return false
+            case .typeDiscriminator, .fragmentSpread, .aliasedInlineFragment: return false  // (reader ASTs only)
             }
         }
     }
@@ -90,7 +90,7 @@ extension ReadSelector {
                         guard let handle = f.mutationHandle else { continue }
                         let key = StorageKey.of(f, variables)
                         if s.field(record, key) != nil { found.append(mutation(handle, dataID, key)) }
-                    case .typeDiscriminator, .fragmentSpread: continue
+                    case .typeDiscriminator, .fragmentSpread, .aliasedInlineFragment: continue
                     }
                 }
             }

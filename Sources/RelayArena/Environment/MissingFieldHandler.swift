@@ -105,8 +105,8 @@ struct MissingFieldResolver {
                 if i.abstractKey != nil || i.type == typename || dataID == RecordStore.rootID {
                     walk(i.selections, dataID: dataID, depth: depth)
                 }
-            case .typeDiscriminator, .fragmentSpread:
-                continue
+            case .typeDiscriminator, .fragmentSpread, .aliasedInlineFragment:
+                continue  // (spreads and aliases are reader ASTs' only)
             }
         }
     }

@@ -135,8 +135,8 @@ struct DataChecker {
                 }
             case .typeDiscriminator(let key):
                 if implements(record, key) == nil { missing = true }
-            case .fragmentSpread:
-                // Never in a normalization AST (fragments are inlined there).
+            case .fragmentSpread, .aliasedInlineFragment:
+                // Never in a normalization AST (fragments are inlined there, aliases removed).
                 continue
             }
         }

@@ -235,9 +235,39 @@ struct Reader {
                 fragments.append((spread.name, .object(args)))
                 set(&data, "__fragments", .object(fragments))
                 if let owner { set(&data, "__fragmentOwner", owner.value) }
+            case .aliasedInlineFragment(let alias):
+                readAliased(alias, record: record, dataID: dataID, into: &data)
             case .typeDiscriminator:
                 break
             }
+        }
+    }
+
+    /// relay's `_readAliasedInlineFragment`: the selections read into an object of their own
+    /// under the alias when the record matches; `null` when it is known not to; left out (and
+    /// the data missing) when an abstract type's implementations are unknown.
+    mutating func readAliased(
+        _ alias: AliasedInlineFragment, record: RecordRef, dataID: String, into data: inout [(String, ReadValue)]
+    ) {
+        let matches: Bool?
+        if let type = alias.type {
+            if let key = alias.abstractKey {
+                matches = implements(record, key)
+            } else {
+                matches = snapshot.typename(of: record) == type || dataID == RecordStore.rootID
+            }
+        } else {
+            matches = true
+        }
+        switch matches {
+        case true?:
+            var members: [(String, ReadValue)] = []
+            traverseSelections(alias.selections, record: record, dataID: dataID, into: &members)
+            set(&data, alias.name, .object(members))
+        case false?:
+            set(&data, alias.name, .null)
+        case nil:
+            markMissing()
         }
     }
 

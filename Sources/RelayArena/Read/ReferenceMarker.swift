@@ -49,8 +49,8 @@ struct ReferenceMarker {
         var steps: [Step] = []
         for selection in selections {
             switch selection {
-            case .scalarField, .fragmentSpread:
-                continue
+            case .scalarField, .fragmentSpread, .aliasedInlineFragment:
+                continue  // (spreads and aliases are reader ASTs' only)
             case .linkedField(let f):
                 let next = plan(f.selections, s, variables)
                 if let key = s.symbol(StorageKey.of(f, variables)) { steps.append(.link(key: key, next: next)) }

@@ -94,6 +94,11 @@ struct SwiftArtifactLiteral {
             out += "))"
         case .typeDiscriminator(let key):
             out += ".typeDiscriminator(abstractKey: \(SwiftName.literal(key)))"
+        case .aliasedInlineFragment(let a):
+            out += ".aliasedInlineFragment(AliasedInlineFragment(name: \(SwiftName.literal(a.name)), "
+            out += "type: \(Self.optional(a.type)), abstractKey: \(Self.optional(a.abstractKey)), selections: "
+            selections(a.selections, indent: indent)
+            out += "))"
         case .fragmentSpread(let spread):
             out +=
                 ".fragmentSpread(FragmentSpread(name: \(SwiftName.literal(spread.name)), args: \(Self.arguments(spread.args))"

@@ -82,6 +82,9 @@ struct ViewEmitter {
                 spreads.append(
                     "public var \(SwiftName.identifier(Self.fragmentsMember(spread.name))): FragmentPointer<\(spread.name)>\(optional) { \(body) }"
                 )
+            case .aliasedInlineFragment(let alias):
+                members += try aliasedMember(
+                    alias, parentType: parentType, conditions: item.conditions, nested: &nested, indent: indent)
             default:
                 continue
             }
@@ -167,6 +170,7 @@ struct ViewEmitter {
             case .scalarField(let f): key = "f:" + f.responseKey
             case .linkedField(let f): key = "f:" + f.responseKey
             case .fragmentSpread(let s): key = "s:" + s.name
+            case .aliasedInlineFragment(let a): key = "a:" + a.name
             default: key = "?\(out.count)"
             }
             guard let k = index[key] else {
@@ -181,6 +185,54 @@ struct ViewEmitter {
             }
         }
         return out
+    }
+
+    /// relay's `@alias`: one member under the alias (first letter lowercased, as `fragments`'
+    /// members): a spread's pointer (or an `@inline` fragment's data), or an inline fragment's
+    /// own view. Optional unless it always matches: no condition, and the selection's type is
+    /// the alias's type or one of its subtypes (relay's `non_nullable`).
+    private mutating func aliasedMember(
+        _ alias: AliasedInlineFragment, parentType: String, conditions: Conditions, nested: inout [String],
+        indent: Int
+    ) throws -> [String] {
+        var tests = conditionTests(conditions)
+        if let type = alias.type, !schema.isSubtype(parentType, of: type) {
+            tests.append(
+                alias.abstractKey.map { "__view.implements(\(SwiftName.literal($0)))" }
+                    ?? "__view.isType(\(SwiftName.literal(type)))")
+        }
+        let name = SwiftName.identifier(Self.fragmentsMember(alias.name))
+        func member(_ type: String, _ expr: String) -> String {
+            tests.isEmpty
+                ? "public var \(name): \(type) { \(expr) }"
+                : "public var \(name): \(type)? { \(tests.joined(separator: " && ")) ? \(expr) : nil }"
+        }
+        if alias.selections.count == 1, case .fragmentSpread(let spread) = alias.selections[0] {
+            if spread.inlineData != nil {
+                let call =
+                    spread.args.isEmpty
+                    ? "__view.inlineData(\(spread.name).self)"
+                    : "__view.inlineData(\(spread.name).self, arguments: \(SwiftArtifactLiteral.arguments(spread.args)))"
+                return [
+                    "/// `...\(spread.name) @alias(as: \"\(alias.name)\")` (`@inline`): its data, read from this record.",
+                    member("\(spread.name).Data", call),
+                ]
+            }
+            let call =
+                spread.args.isEmpty
+                ? "__view.pointer()" : "__view.pointer(arguments: \(SwiftArtifactLiteral.arguments(spread.args)))"
+            return [
+                "/// `...\(spread.name) @alias(as: \"\(alias.name)\")`: masked; pass it to the view that declared `\(spread.name)`.",
+                member("FragmentPointer<\(spread.name)>", call),
+            ]
+        }
+        let typeName = SwiftName.typeName(alias.name)
+        nested.append(
+            try viewStruct(typeName, alias.selections, parentType: alias.type ?? parentType, indent: indent + 1))
+        return [
+            "/// `... \(alias.type.map { "on \($0) " } ?? "")@alias(as: \"\(alias.name)\")`: its selections, as a view of their own.",
+            member(typeName, "\(typeName)(__view: __view)"),
+        ]
     }
 
     /// `fragments.<name>`: the fragment's name with its first letter lowercased (`toDoItem_todo`).

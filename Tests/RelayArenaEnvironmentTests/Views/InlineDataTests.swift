@@ -1,6 +1,7 @@
 // `@inline` fragments in generated views: the parent view's `readInlineData(F.self)` returns F's
-// typed view over the same record, read with F's variables (`@arguments`, else its defaults),
-// optional under a condition. F's fields stay masked on the parent (see MaskingCompileTests).
+// typed view over the same record, read with F's variables (`@arguments`, else its defaults);
+// an aliased spread (conditional, so optional) is a member under its alias. F's fields stay
+// masked on the parent (see MaskingCompileTests).
 import RelayArena
 import XCTest
 
@@ -17,7 +18,7 @@ final class InlineDataTests: XCTestCase {
             let (data, missing) = snapshot.read(query)
             XCTAssertFalse(missing)
             let user = try XCTUnwrap(data?.user)
-            let summary = try XCTUnwrap(user.readInlineData(UserInlineSummary_user.self))
+            let summary = try XCTUnwrap(user.summary)
             XCTAssertEqual(summary.name, "Me")
             XCTAssertEqual(summary.email, "me@example.com")
             XCTAssertEqual(summary.bestFriend?.name, "Pal")
@@ -35,7 +36,7 @@ final class InlineDataTests: XCTestCase {
             let (data, missing) = snapshot.read(query)
             XCTAssertFalse(missing)
             let user = try XCTUnwrap(data?.user)
-            XCTAssertNil(user.readInlineData(UserInlineSummary_user.self), "@include(if: false)")
+            XCTAssertNil(user.summary, "@include(if: false)")
             XCTAssertEqual(user.readInlineData(UserInlineAvatar_user.self).avatar?.url, "plain")
             // Through a pointer, with no spread to pass arguments, the fragment's default applies:
             // `avatar(size:32)` was never fetched.
@@ -52,8 +53,9 @@ final class InlineDataTests: XCTestCase {
         let result = store.read(operation: InlineDataUserQuery.artifact, variables: query.variables.asJSON)
         XCTAssertEqual(
             result.jsonText,
-            #"{"data":{"user":{"id":"me","__id":"me","__fragments":{"#
-                + #""UserInlineSummary_user":{"name":"Me","email":"me@example.com","bestFriend":{"name":"Pal"}},"#
+            #"{"data":{"user":{"id":"me","summary":{"__id":"me","__fragments":{"#
+                + #""UserInlineSummary_user":{"name":"Me","email":"me@example.com","bestFriend":{"name":"Pal"}}}},"#
+                + #""__id":"me","__fragments":{"#
                 + #""UserInlineAvatar_user":{"avatar":{"url":"https://example.com/me-64.png"}}}}},"isMissingData":false}"#
         )
         XCTAssertTrue(result.seenRecords.isSuperset(of: ["me", "pal", "client:me:avatar(size:64)"]))
@@ -64,8 +66,6 @@ final class InlineDataTests: XCTestCase {
         let _: (InlineDataUserQuery.Data.User) -> UserInlineAvatar_user.Data = {
             $0.readInlineData(UserInlineAvatar_user.self)
         }
-        let _: (InlineDataUserQuery.Data.User) -> UserInlineSummary_user.Data? = {
-            $0.readInlineData(UserInlineSummary_user.self)
-        }
+        let _: (InlineDataUserQuery.Data.User) -> UserInlineSummary_user.Data? = { $0.summary }
     }
 }

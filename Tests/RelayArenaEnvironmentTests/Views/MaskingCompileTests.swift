@@ -76,7 +76,7 @@ final class MaskingCompileTests: XCTestCase {
         let inline = try typecheck(
             """
             import RelayArena
-            func email(_ user: InlineDataUserQuery.Data.User) -> String? { user.readInlineData(UserInlineSummary_user.self)?.email }
+            func email(_ user: InlineDataUserQuery.Data.User) -> String? { user.summary?.email }
             """)
         XCTAssertEqual(inline.status, 0, inline.output)
     }

@@ -1,6 +1,7 @@
 // relay's `@inline` fragments, read outside a component (relay's `readInlineData`): the query's
 // view gets `readInlineData(F.self)` returning F's own view over the same record, read with F's
-// variables — one without arguments (under a condition, so optional) and one with `@arguments`.
+// variables — one without arguments (under a condition, so aliased, as relay v19 requires, and
+// optional) and one with `@arguments`.
 import RelayArena
 
 private let inlineDataDocuments = graphql(
@@ -8,7 +9,7 @@ private let inlineDataDocuments = graphql(
     query InlineDataUserQuery($size: Int, $withSummary: Boolean = true) {
       user(id: "me") {
         id
-        ...UserInlineSummary_user @include(if: $withSummary)
+        ...UserInlineSummary_user @alias(as: "summary") @include(if: $withSummary)
         ...UserInlineAvatar_user @arguments(size: $size)
       }
     }

@@ -38,8 +38,8 @@ public struct InlineDataUserQuery: GraphQLOperation {
             public init(__view: RecordView) { self.__view = __view }
             public var id: String { __view.string(K(1, "id")) ?? "" }
             public var idUTF8: BorrowedUTF8 { __view.utf8(K(1, "id")) ?? .empty }
-            /// `@inline` `UserInlineSummary_user`: its data, read from this record with its own variables.
-            public func readInlineData(_: UserInlineSummary_user.Type) -> UserInlineSummary_user.Data? { __view.passes("withSummary", true) ? __view.inlineData(UserInlineSummary_user.self) : nil }
+            /// `...UserInlineSummary_user @alias(as: "summary")` (`@inline`): its data, read from this record.
+            public var summary: UserInlineSummary_user.Data? { __view.passes("withSummary", true) ? __view.inlineData(UserInlineSummary_user.self) : nil }
             /// `@inline` `UserInlineAvatar_user`: its data, read from this record with its own variables.
             public func readInlineData(_: UserInlineAvatar_user.Type) -> UserInlineAvatar_user.Data { __view.inlineData(UserInlineAvatar_user.self, arguments: [Argument(name: "size", value: .variable("size"))]) }
         }
@@ -70,13 +70,15 @@ extension InlineDataUserQuery {
             .linkedField(LinkedField(alias: nil, name: "user", args: [Argument(name: "id", value: .literal(.string("me")))], storageKey: "user(id:\"me\")", concreteType: "User", plural: false, selections: [
                 .scalarField(ScalarField(alias: nil, name: "id", args: [], storageKey: nil, shape: .scalar)),
                 .condition(Condition(variable: "withSummary", passingValue: true, selections: [
-                    .fragmentSpread(FragmentSpread(name: "UserInlineSummary_user", args: [], inlineData: InlineDataFragment(argumentDefinitions: [], selections: [
-                        .scalarField(ScalarField(alias: nil, name: "name", args: [], storageKey: nil, shape: .scalar)),
-                        .scalarField(ScalarField(alias: nil, name: "email", args: [], storageKey: nil, shape: .scalar)),
-                        .linkedField(LinkedField(alias: nil, name: "bestFriend", args: [], storageKey: nil, concreteType: "User", plural: false, selections: [
+                    .aliasedInlineFragment(AliasedInlineFragment(name: "summary", type: "User", abstractKey: nil, selections: [
+                        .fragmentSpread(FragmentSpread(name: "UserInlineSummary_user", args: [], inlineData: InlineDataFragment(argumentDefinitions: [], selections: [
                             .scalarField(ScalarField(alias: nil, name: "name", args: [], storageKey: nil, shape: .scalar)),
-                        ])),
-                    ]))),
+                            .scalarField(ScalarField(alias: nil, name: "email", args: [], storageKey: nil, shape: .scalar)),
+                            .linkedField(LinkedField(alias: nil, name: "bestFriend", args: [], storageKey: nil, concreteType: "User", plural: false, selections: [
+                                .scalarField(ScalarField(alias: nil, name: "name", args: [], storageKey: nil, shape: .scalar)),
+                            ])),
+                        ]))),
+                    ])),
                 ])),
                 .fragmentSpread(FragmentSpread(name: "UserInlineAvatar_user", args: [Argument(name: "size", value: .variable("size"))], inlineData: InlineDataFragment(argumentDefinitions: [VariableDefinition(name: "size", type: "Int", defaultValue: .int(32))], selections: [
                     .linkedField(LinkedField(alias: nil, name: "avatar", args: [Argument(name: "size", value: .variable("size"))], storageKey: nil, concreteType: "Image", plural: false, selections: [
