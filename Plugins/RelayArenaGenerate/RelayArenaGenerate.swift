@@ -5,8 +5,9 @@ import PackagePlugin
 
 /// The rule for finding the schema: the target folder holds `relay-arena.json`,
 /// `{"schema": "PATH"}`, PATH relative to the package root, with `"clientSchema": "PATH"` (or a
-/// list of them) for client schema extensions and `"customScalars": {"DateTime": "String"}` for the
-/// Swift types of custom scalars. Every other `.graphql` file of the target is a
+/// list of them) for client schema extensions, `"customScalars": {"DateTime": "String"}` for the
+/// Swift types of custom scalars and `"enforceFragmentAlias": false` to accept the spreads relay
+/// v19 requires `@alias` on. Every other `.graphql` file of the target is a
 /// document; the one output, `RelayArenaGenerated.swift`, is compiled into the target.
 @main
 struct RelayArenaGenerate: BuildToolPlugin {
@@ -16,7 +17,7 @@ struct RelayArenaGenerate: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
         guard let module = target as? SwiftSourceModuleTarget else { return [] }
         let config = module.directoryURL.appendingPathComponent(Self.configName)
-        let (schema, clientSchema, scalars) = try Self.schemaURLs(
+        let (schema, clientSchema, scalars, enforceAlias) = try Self.schemaURLs(
             config: config, packageRoot: context.package.directoryURL, target: target.name)
         let files = module.sourceFiles.map(\.url)
         let schemas = Set(([schema] + clientSchema).map(\.standardizedFileURL))
@@ -30,6 +31,7 @@ struct RelayArenaGenerate: BuildToolPlugin {
         for (name, type) in scalars.sorted(by: { $0.key < $1.key }) {
             arguments += ["--custom-scalar", "\(name)=\(type)"]
         }
+        if !enforceAlias { arguments.append("--no-enforce-fragment-alias") }
         for document in documents { arguments += ["--document", document.path] }
         for source in swiftSources { arguments += ["--swift-file", source.path] }
         arguments += ["--output", context.pluginWorkDirectoryURL.path, "--single-file", Self.outputName]
@@ -44,7 +46,9 @@ struct RelayArenaGenerate: BuildToolPlugin {
         ]
     }
 
-    static func schemaURLs(config: URL, packageRoot: URL, target: String) throws -> (URL, [URL], [String: String]) {
+    static func schemaURLs(config: URL, packageRoot: URL, target: String) throws -> (
+        URL, [URL], [String: String], Bool
+    ) {
         guard let data = FileManager.default.contents(atPath: config.path) else {
             throw PluginError(
                 "target \(target): RelayArenaGenerate needs \(config.path) naming the schema, e.g. {\"schema\": \"schema.graphql\"} (relative to the package root)"
@@ -71,8 +75,16 @@ struct RelayArenaGenerate: BuildToolPlugin {
             }
             scalars = map
         }
+        var enforceAlias = true
+        if let value = object["enforceFragmentAlias"] {
+            guard let flag = value as? Bool else {
+                throw PluginError("\(config.path): \"enforceFragmentAlias\" must be true or false")
+            }
+            enforceAlias = flag
+        }
         return (
-            packageRoot.appendingPathComponent(schema), client.map { packageRoot.appendingPathComponent($0) }, scalars
+            packageRoot.appendingPathComponent(schema), client.map { packageRoot.appendingPathComponent($0) }, scalars,
+            enforceAlias
         )
     }
 }

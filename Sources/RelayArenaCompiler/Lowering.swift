@@ -70,7 +70,7 @@ struct Lowering {
                 }
                 if fragment?.plural == true, scope.plural {
                     throw CompilerError(
-                        node: spread.directives.first { $0.name.value == "alias" } ?? spread,
+                        node: spread.directives.first { $0.name.value == "alias" }?.name ?? spread.name,
                         fallbackFile: fallbackFile,
                         message:
                             "Unexpected `@alias` on spread of plural fragment. @alias may not be used on fragments marked as `@relay(plural: true)`."

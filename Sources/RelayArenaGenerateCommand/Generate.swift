@@ -21,6 +21,11 @@ package struct Generate: ParsableCommand {
     @Option(help: "A GraphQL document; repeat for several files.")
     var document: [String] = []
 
+    @Flag(
+        name: .customLong("no-enforce-fragment-alias"),
+        help: "Accept spreads relay v19 requires @alias on (conditional ones, ones that may not match their type).")
+    var noEnforceFragmentAlias = false
+
     @Option(
         name: .customLong("custom-scalar"),
         help:
@@ -51,9 +56,10 @@ package struct Generate: ParsableCommand {
     package init() {}
 
     package func run() throws {
-        let compiler = try Compiler(
+        var compiler = try Compiler(
             schema: GraphQLSourceFile(name: schema, text: try readText(schema)),
             clientSchema: try clientSchema.map { GraphQLSourceFile(name: $0, text: try readText($0)) })
+        compiler.enforcesFragmentAlias = !noEnforceFragmentAlias
         var documents = try document.map { GraphQLSourceFile(name: $0, text: try readText($0)) }
         for path in try swiftSources.flatMap(swiftFiles(under:)) + swiftFile {
             let source = GraphQLSourceFile(name: path, text: try readText(path))

@@ -80,6 +80,11 @@ struct DocumentOptions: ParsableArguments {
     @Option(help: "A GraphQL document; repeat for several files.")
     var document: [String]
 
+    @Flag(
+        name: .customLong("no-enforce-fragment-alias"),
+        help: "Accept spreads relay v19 requires @alias on (conditional ones, ones that may not match their type).")
+    var noEnforceFragmentAlias = false
+
     @Option(help: "The operation to use (required when the documents hold more than one).")
     var operation: String?
 
@@ -87,7 +92,10 @@ struct DocumentOptions: ParsableArguments {
     var variables: String?
 
     func compile() throws -> (CompiledDocuments, OperationArtifact, Variables) {
-        let docs = try compileDocuments(schema: schema, clientSchema: clientSchema, documents: document).documents
+        let docs = try compileDocuments(
+            schema: schema, clientSchema: clientSchema, documents: document,
+            enforcesFragmentAlias: !noEnforceFragmentAlias
+        ).documents
         let op: OperationArtifact
         if let operation {
             guard let found = docs.operations[operation] else {
@@ -116,10 +124,13 @@ struct DocumentOptions: ParsableArguments {
 
 /// Compiles the documents against the schema (extended by the client schema files), with the
 /// metadata of `@refetchable` fragments.
-func compileDocuments(schema: String, clientSchema: [String] = [], documents: [String]) throws -> CompilationResult {
-    let compiler = try Compiler(
+func compileDocuments(
+    schema: String, clientSchema: [String] = [], documents: [String], enforcesFragmentAlias: Bool = true
+) throws -> CompilationResult {
+    var compiler = try Compiler(
         schema: GraphQLSourceFile(name: schema, text: try readText(schema)),
         clientSchema: try clientSchema.map { GraphQLSourceFile(name: $0, text: try readText($0)) })
+    compiler.enforcesFragmentAlias = enforcesFragmentAlias
     return try compiler.compileWithMetadata(
         try documents.map { GraphQLSourceFile(name: $0, text: try readText($0)) })
 }

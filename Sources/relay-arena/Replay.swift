@@ -28,6 +28,11 @@ struct Replay: ParsableCommand {
     @Option(help: "A GraphQL document; repeat for several files.")
     var document: [String]
 
+    @Flag(
+        name: .customLong("no-enforce-fragment-alias"),
+        help: "Accept spreads relay v19 requires @alias on (conditional ones, ones that may not match their type).")
+    var noEnforceFragmentAlias = false
+
     @Option(help: "Load the starting store: a snapshot or relay toJSON JSON (told apart by content).")
     var store: String?
 
@@ -52,7 +57,9 @@ struct Replay: ParsableCommand {
     }
 
     func run() throws {
-        let compiled = try compileDocuments(schema: schema, clientSchema: clientSchema, documents: document)
+        let compiled = try compileDocuments(
+            schema: schema, clientSchema: clientSchema, documents: document,
+            enforcesFragmentAlias: !noEnforceFragmentAlias)
         let text = script == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try readBytes(script)
         let steps = try ReplayScript.steps(Array(text), compiled)
         let target = try store.map(loadStore) ?? RecordStore()

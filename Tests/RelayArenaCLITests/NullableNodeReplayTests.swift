@@ -98,4 +98,22 @@ final class NullableNodeReplayTests: XCTestCase {
         )
         XCTAssertTrue(out[2].contains(#""name":"Ann""#) && out[2].contains(#""name":"Bo""#), out[2])
     }
+
+    /// relay v19's `@alias` enforcement, with relay's message at the spread; the flag accepts
+    /// documents written before it.
+    func testUnmarkedSpreadsUnderNodeNeedTheFlag() throws {
+        let unmarked = Self.documents.replacingOccurrences(of: " @dangerously_unaliased_fixme", with: "")
+        let arguments = [
+            "replay", "--schema", try write("schema.graphql", Self.schema), "--document",
+            try write("unmarked.graphql", unmarked), try write("script.json", "[]"),
+        ]
+        let refused = try CLI.run(arguments)
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(
+            refused.stderr.contains(
+                "unmarked.graphql:2:22: Expected `@alias` directive. `UserFragment` is defined on `User` which might not match this selection type of `Node`."
+            ), refused.stderr)
+        let accepted = try CLI.run(arguments + ["--no-enforce-fragment-alias"])
+        XCTAssertEqual(accepted.status, 0, accepted.stderr)
+    }
 }
