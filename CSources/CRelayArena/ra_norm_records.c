@@ -11,6 +11,7 @@
 #include "ra_plan.h"
 #include "ra_source.h"
 #include <stdlib.h>
+#include <string.h>
 
 static inline uint32_t frame_id(ra_normalizer *n, frame *f);
 static inline int resolve_late(ra_normalizer *n);
@@ -214,6 +215,7 @@ static inline __attribute__((always_inline)) int64_t new_record_with(ra_normaliz
 // (`r`: the unnamed record's header, in the unnamed table or a parked record's entry.)
 __attribute__((noinline)) int ra_norm_merge_unnamed(ra_normalizer *n, uint32_t id, const ra_record *r) {
     ra_source *d = n->delta;
+    ra_norm_note_collision(n, id, d->syms[id].rec.type, r->type);
     uint32_t count = ra_rec_count(d, r);
     if (!ra_grow((void **)&n->setbuf, &n->cap_setbuf, count + 1, sizeof(uint64_t))) return ra_norm_oom(n);
     for (uint32_t i = 0; i < count; i++) n->setbuf[i] = ra_rec_slot(d, r, i);
@@ -258,9 +260,29 @@ static inline __attribute__((always_inline)) bool seal_quick(ra_normalizer *n, c
 // record created here takes them as staged, without looking for an earlier slot of each key.
 // `plain`: moreover none is buffered, `__typename`, a pending link or a list (whose items need
 // translating), and the `id` field has its symbol already, so they are copied as they are.
+// relay's `idCollision.typename` (RelayResponseNormalizer's check): a record of this payload
+// reached again as another type. Client records (their IDs say where they sit), the root and
+// untyped records are not compared. Only merges get here: the common path never does.
+void ra_norm_note_collision(ra_normalizer *n, uint32_t id, uint32_t before, uint32_t after) {
+    ra_source *d = n->delta;
+    if (before == after || !before || !after || id == n->root_sym || ra_sym_derived(d, id)) return;
+    uint32_t untyped = ra_untyped_type(d);
+    if (before == untyped || after == untyped) return;
+    ra_bytes_ref text = ra_source_symbol_text(d, id);
+    if (text.len >= 7 && memcmp(text.ptr, "client:", 7) == 0) return;
+    if (n->ncollisions < RA_MAX_COLLISIONS) {
+        n->collisions[n->ncollisions].id = id;
+        n->collisions[n->ncollisions].previous = d->types[before];
+        n->collisions[n->ncollisions].next = d->types[after];
+    }
+    if (n->ncollisions < UINT32_MAX) n->ncollisions++;
+}
+
 int ra_norm_commit(ra_normalizer *n, uint32_t id, uint32_t type, const staged_field *fields, uint32_t count,
                   const uint8_t *base, bool unique, bool plain) {
     bool created = !ra_has_record(n->delta, id);
+    uint32_t before = created ? 0 : n->delta->syms[id].rec.type;
+    bool retyped = false;
     if (created && plain) return new_record_with(n, id, type, fields, count, RA_NONE) >= 0 ? 1 : ra_norm_oom(n);
     uint32_t skip = created && unique ? self_id_at(n->delta, id, fields, count) : count;
     // The room a record needs: a slot for each field written below, none for a buffered field,
@@ -306,6 +328,7 @@ int ra_norm_commit(ra_normalizer *n, uint32_t id, uint32_t type, const staged_fi
         uint64_t v = fields[i].value;
         if (is_typename_key(n, fields[i].key)) {
             if (!set_type_from(n, rec, v)) return 0;
+            retyped = true;
             continue;
         }
         uint64_t dv = to_delta(n, v, base);
@@ -314,6 +337,10 @@ int ra_norm_commit(ra_normalizer *n, uint32_t id, uint32_t type, const staged_fi
     }
     if (!ra_record_set_all(n->delta, (uint32_t)rec, n->setbuf, nset)) return ra_norm_oom(n);
     ra_record_trim(n->delta, (uint32_t)rec);  // (room left, when its slots end the arena)
+    if (!created) {
+        uint32_t after = retyped ? n->delta->syms[id].rec.type : type ? ra_type_index(n->delta, type) : 0;
+        ra_norm_note_collision(n, id, before, after);
+    }
     return 1;
 }
 

@@ -103,6 +103,7 @@ _Static_assert(sizeof(pend_rec) == 28, "pend_rec packs into 28 bytes");
 #define RA_MAX_PARKED ((1u << 20) - 1)  // a pending entry's count: fields of a parked record, items of a run less one
 #define RA_MAX_STRIDE 0xFFu
 
+#define RA_MAX_COLLISIONS 16  // id collisions kept for the log (the count goes on)
 #define RA_YAJL_BIG 4  // (yajl has two buffers; more tracked blocks than that are only not given back)
 struct ra_normalizer {
     const ra_plan *plan;
@@ -172,6 +173,11 @@ struct ra_normalizer {
     uint32_t cid_parent, cid_key, cid_prefix;  // the last list's client-ID prefix: its parent, storage key, symbol
     uint32_t cid_hint;     // where that prefix's derivation table sits (ra_intern_derived_hinted)
     uint32_t sym_type_schema;
+    // relay's `idCollision.typename`: records this payload reached again as another type, the
+    // first RA_MAX_COLLISIONS of them (data ID, previous and new type, delta symbols); `ncollisions`
+    // counts them all (saturating).
+    struct { uint32_t id, previous, next; } collisions[RA_MAX_COLLISIONS];
+    uint32_t ncollisions;
 };
 
 // MARK: - Called across the stage files
@@ -197,6 +203,9 @@ void ra_norm_init_yajl_funcs(ra_normalizer *n);
 extern const yajl_callbacks ra_norm_callbacks __attribute__((visibility("hidden")));
 // (ra_norm_capture.c)
 int ra_norm_remember_key(ra_normalizer *n, frame *f, const unsigned char *key, size_t len);
+// (ra_norm_records.c)
+/// Notes an id collision when record `id`, of type index `before`, is reached as `after`.
+void ra_norm_note_collision(ra_normalizer *n, uint32_t id, uint32_t before, uint32_t after);
 int ra_norm_capture_begin(ra_normalizer *n, uint8_t target, uint8_t kind);
 int ra_norm_capture_end(ra_normalizer *n, frame *f);
 int ra_norm_capture_scalar(ra_normalizer *n, frame *f, const char *text, size_t len, bool quote);

@@ -143,3 +143,14 @@ ra_status ra_normalizer_finish(ra_normalizer *n, ra_source **delta) {
 }
 
 const ra_error *ra_normalizer_error(const ra_normalizer *n) { return &n->err; }
+
+uint32_t ra_normalizer_id_collisions(const ra_normalizer *n, uint32_t *ids, uint32_t *previous, uint32_t *next,
+                                     uint32_t max) {
+    uint32_t kept = n->ncollisions < RA_MAX_COLLISIONS ? n->ncollisions : RA_MAX_COLLISIONS;
+    for (uint32_t i = 0; i < kept && i < max; i++) {
+        ids[i] = n->collisions[i].id;
+        previous[i] = n->collisions[i].previous;
+        next[i] = n->collisions[i].next;
+    }
+    return n->ncollisions;
+}

@@ -156,6 +156,23 @@ final class CLITests: CLITestCase {
         XCTAssertEqual(Set(records.map(\.key)), ["client:root", "client:local:0", key, key + ":todoEdge", "T9"])
     }
 
+    /// A strong ID given two types in one response is relay's `idCollision.typename` warning on
+    /// stderr (exit 0; the response is written).
+    func testNormalizeWarnsOfAnIDGivenTwoTypes() throws {
+        let doc = try write(
+            "n.graphql",
+            Array(#"query N { node(id: "t1") { id __typename ... on Todo { owner { id __typename } } } }"#.utf8))
+        let response = try write(
+            "n.json",
+            Array(#"{"data":{"node":{"id":"t1","__typename":"Todo","owner":{"id":"t1","__typename":"User"}}}}"#.utf8))
+        let r = try CLI.run(["normalize", "--schema", schema, "--document", doc, "--quiet", response])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(
+            r.stderr,
+            "relay-arena: warning: RelayResponseNormalizer: Invalid record `t1`. Expected __typename to be consistent, but the record was assigned conflicting types `User` and `Todo`. The GraphQL server likely violated the globally unique id requirement by returning the same id for different objects.\n"
+        )
+    }
+
     /// `normalize` runs the `@connection` handler as the environment does: two pages written one
     /// after the other read back through the handle as one list, and a page that does not follow
     /// the connection's end is a warning on stderr (exit 0), its edges left out.

@@ -294,6 +294,11 @@ const ra_error *ra_normalizer_error(const ra_normalizer *n);
 /// in gathered pieces, so this stays within a small multiple of the response's size however it
 /// is chunked (a diagnostic: tests hold it to that bound).
 uint64_t ra_normalizer_lexed_bytes(const ra_normalizer *n);
+/// relay's `idCollision.typename` for a finished payload: how many of its records were reached
+/// again as another type (a strong ID given to two types), with the first `max` of them (at most
+/// 16 are kept): the data ID and the previous and new type, as symbols of the finished delta.
+uint32_t ra_normalizer_id_collisions(const ra_normalizer *n, uint32_t *_Nullable ids, uint32_t *_Nullable previous,
+                                     uint32_t *_Nullable next, uint32_t max);
 void ra_normalizer_destroy(ra_normalizer *_Nullable n);
 
 // MARK: - Allocation accounting

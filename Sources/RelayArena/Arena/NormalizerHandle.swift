@@ -44,10 +44,22 @@ struct NormalizerHandle {
         }
     }
 
-    /// Ends the input and hands over the delta; the caller then destroys the normalizer.
-    func finish() throws -> SourceHandle {
+    /// Ends the input and hands over the delta, with relay's `idCollision.typename` events for
+    /// the records it reached again as another type; the caller then destroys the normalizer.
+    func finish() throws -> (SourceHandle, [LogEvent]) {
         var delta: OpaquePointer?
         if ra_normalizer_finish(raw, &delta) != RA_OK { throw RelayArenaError(ra_normalizer_error(raw).pointee) }
-        return SourceHandle.adopting(delta!)
+        let source = SourceHandle.adopting(delta!)
+        guard ra_normalizer_id_collisions(raw, nil, nil, nil, 0) > 0 else { return (source, []) }
+        var ids = [UInt32](repeating: 0, count: 16)
+        var previous = ids
+        var next = ids
+        let count = Int(ra_normalizer_id_collisions(raw, &ids, &previous, &next, UInt32(ids.count)))
+        let events = (0..<min(count, ids.count)).map { i in
+            LogEvent.idCollision(
+                dataID: source.symbolString(ids[i]), previousTypename: source.symbolString(previous[i]),
+                newTypename: source.symbolString(next[i]))
+        }
+        return (source, events)
     }
 }

@@ -340,6 +340,7 @@ public final class Environment {
             return try run(commit: Commit(payload: payload, source: source))
         }
         let updated = try store.publishConsuming(payload)
+        for event in payload.idCollisions { log(event) }
         subscriptions.notify(updated)
         roots.didNotify(source: source.map { ($0.operation, $0.variables) })
         return updated

@@ -19,6 +19,9 @@ public enum LogEvent: Sendable, Equatable {
     case executeError(executeID: Int, message: String)
     /// It was cancelled before its response was published (its last waiter went).
     case executeUnsubscribe(executeID: Int)
+    /// relay's `idCollision.typename`: one response gave the record `dataID` two types (a server
+    /// that breaks the globally unique ID rule). The record keeps its fields of both. A warning.
+    case idCollision(dataID: String, previousTypename: String, newTypename: String)
     /// A scheduled collection started marking.
     case gcStart
     /// A write, a new root or a hold came while it marked: it marks again, or waits for the hold.
@@ -28,8 +31,10 @@ public enum LogEvent: Sendable, Equatable {
 
     /// Whether relay would warn of it (a line on stderr for the command line) rather than log it.
     public var isWarning: Bool {
-        if case .unexpectedCursor = self { return true }
-        return false
+        switch self {
+        case .unexpectedCursor, .idCollision: true
+        default: false
+        }
     }
 
     /// The event's name: relay's log event names (`execute.start`, `store.gc.end`, …), and
@@ -37,6 +42,7 @@ public enum LogEvent: Sendable, Equatable {
     public var name: String {
         switch self {
         case .unexpectedCursor: "connection.unexpectedCursor"
+        case .idCollision: "idCollision.typename"
         case .executeStart: "execute.start"
         case .executeNext: "execute.next"
         case .executeComplete: "execute.complete"
@@ -56,6 +62,8 @@ public enum LogEvent: Sendable, Equatable {
             forward
                 ? "Relay: Unexpected after cursor `\(cursor)`, edges must be fetched from the end of the list (`\(expected)`)."
                 : "Relay: Unexpected before cursor `\(cursor)`, edges must be fetched from the beginning of the list (`\(expected)`)."
+        case .idCollision(let dataID, let previous, let new):
+            "RelayResponseNormalizer: Invalid record `\(dataID)`. Expected __typename to be consistent, but the record was assigned conflicting types `\(previous)` and `\(new)`. The GraphQL server likely violated the globally unique id requirement by returning the same id for different objects."
         case .executeStart(let id, let operation, _): "execute.start #\(id) \(operation)"
         case .executeNext(let id, let operation): "execute.next #\(id) \(operation)"
         case .executeComplete(let id): "execute.complete #\(id)"

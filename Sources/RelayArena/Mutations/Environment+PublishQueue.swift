@@ -91,7 +91,7 @@ extension Environment {
             if let commit {
                 // The updater runs before anything is written: if it throws, nothing is.
                 let writes = try commit.update?.writes(over: store)
-                for event in writes?.logEvents ?? [] { log(event) }
+                for event in (commit.payload?.idCollisions ?? []) + (writes?.logEvents ?? []) { log(event) }
                 if let payload = commit.payload {
                     // Published once: a store holding only its root may take the payload's arena
                     // (and renumber its symbols: only when no symbols were gathered before).
@@ -138,14 +138,16 @@ extension Environment {
     }
 
     /// Applies `updates` in order over the store, keeping what each touches first. Only
-    /// `logging` (the one being applied now) tells the log of a dropped page: the others are
+    /// `logging` (the one being applied now) tells the log of a dropped page or an id collision: the others are
     /// applied again over a store that may have moved on, and told it the first time.
     private func apply(
         _ updates: [OptimisticUpdate], _ updated: inout [UpdatedRecordIDs], logging: OptimisticUpdate? = nil
     ) throws {
         for update in updates {
             let writes = try update.writes(over: store)
-            if update === logging { for event in writes?.logEvents ?? [] { log(event) } }
+            if update === logging {
+                for event in (update.payload?.idCollisions ?? []) + (writes?.logEvents ?? []) { log(event) }
+            }
             var touched = update.payload.map(RecordStore.dataIDs(of:)) ?? []
             touched += writes?.writtenIDs ?? []
             try optimisticBackup.keep(touched, of: store)

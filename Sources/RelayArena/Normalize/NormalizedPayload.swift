@@ -5,7 +5,13 @@
 /// parser and staging that made it were freed when the normalizer finished.
 public final class NormalizedPayload: @unchecked Sendable {
     let delta: SourceHandle
-    init(delta: SourceHandle) { self.delta = delta }
+    /// relay's `idCollision.typename`: records the response gave two types (the first 16), logged
+    /// when it is published.
+    package let idCollisions: [LogEvent]
+    init(delta: SourceHandle, idCollisions: [LogEvent] = []) {
+        self.delta = delta
+        self.idCollisions = idCollisions
+    }
     deinit { delta.destroy() }
 
     /// Data IDs in this payload (including `client:__type:` records).

@@ -55,10 +55,10 @@ public final class ResponseNormalizer {
     /// Ends the response and hands over the payload.
     public func finish() throws -> NormalizedPayload {
         let handle = try normalizer(for: "finish called twice")
-        let delta = try handle.finish()
+        let (delta, collisions) = try handle.finish()
         self.handle = nil
         handle.destroy()
-        return NormalizedPayload(delta: delta)
+        return NormalizedPayload(delta: delta, idCollisions: collisions)
     }
 
     /// Normalizes a whole response held in memory (a fixture, a mock, an optimistic response),

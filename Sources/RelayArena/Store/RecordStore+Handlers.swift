@@ -7,10 +7,12 @@ extension RecordStore {
     /// Publishes a response normalized for `plan` (rooted at `rootID`) as relay's publish does:
     /// its `@connection` fields merged into their client connection records (a page that does not
     /// follow its connection is dropped, and `log` told, as relay warns), then the payload and
-    /// the merge written. A handler that fails writes nothing.
+    /// the merge written. A handler that fails writes nothing. `log` also hears of each record the
+    /// response gave two types (relay's `idCollision.typename`).
     package func publishResponse(
         _ payload: NormalizedPayload, plan: NormalizationPlan, rootID: String, log: (LogEvent) -> Void
     ) throws -> UpdatedRecordIDs {
+        for event in payload.idCollisions { log(event) }
         guard plan.hasHandles else { return try publishConsuming(payload) }
         let selector = ReadSelector.operation(plan.operation, variables: plan.variables, dataID: rootID)
         let handles = selector.handleFieldPayloads(in: payload)
