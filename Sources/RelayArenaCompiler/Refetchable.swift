@@ -127,6 +127,8 @@ struct RefetchSynthesis {
         var selections: [IRSelection]
         var path: [String]
         var identifier: String?
+        /// The record's field the identifier takes (a `@fetchable` type's); `nil`: its data ID.
+        var identifierSource: String? = nil
         /// The `$id` variable's type (`node(id: ID)` still declares `$id: ID!`).
         var idType: String?
     }
@@ -185,7 +187,7 @@ struct RefetchSynthesis {
             selections: built.selections,
             metadata: RefetchMetadata(
                 operation: directive.queryName, fragmentPathInResult: built.path, identifierField: built.identifier,
-                connection: connection))
+                identifierSource: built.identifierSource, connection: connection))
     }
 
     /// `nil` when the generator does not apply to the fragment's type; throws when it applies
@@ -258,7 +260,7 @@ struct RefetchSynthesis {
                 alias: nil, name: fetchName, args: [IRArgument(name: argument.key, value: .variable("id"))],
                 typeName: type, plural: false, selections: [spread])
             return Built(
-                selections: [.field(field)], path: [fetchName], identifier: "id",
+                selections: [.field(field)], path: [fetchName], identifier: "id", identifierSource: identifier,
                 idType: Self.nonNull(Self.typeString(argument.value.type)))
         }
     }

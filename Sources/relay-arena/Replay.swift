@@ -392,7 +392,7 @@ final class ReplayRunner {
             else { return }  // checked before running
             let variables = metadata.refetchVariables(
                 query: query, owner: selector.owner, fragment: selector.variables, given: given,
-                dataID: selector.dataID)
+                dataID: selector.dataID, in: store)
             let request = GraphQLRequest(operation: query, variables: variables)
             pending[name] = request
             emit(
@@ -477,7 +477,8 @@ final class ReplayRunner {
         let cursor = connection.state(in: data, forward: forward).cursor
         let given = connection.pageArguments(count: count, cursor: cursor, forward: forward)
         let variables = metadata.refetchVariables(
-            query: query, owner: selector.owner, fragment: selector.variables, given: given, dataID: selector.dataID)
+            query: query, owner: selector.owner, fragment: selector.variables, given: given, dataID: selector.dataID,
+            in: store)
         let request = GraphQLRequest(operation: query, variables: variables)
         pendingPages[name] = request
         emit(

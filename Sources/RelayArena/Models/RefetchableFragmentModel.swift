@@ -26,7 +26,7 @@ public final class RefetchableFragmentModel<F: RefetchableFragment> {
         let pointer = fragment.pointer
         return F.refetchMetadata.refetchVariables(
             query: F.RefetchQuery.artifact, owner: pointer.owner, fragment: pointer.effectiveVariables,
-            given: variables, dataID: pointer.dataID)
+            given: variables, dataID: pointer.dataID, in: fragment.environment.store)
     }
 
     /// Sends the refetch query (store-or-network by default, as relay: refetching to variables

@@ -6,17 +6,22 @@
 public struct RefetchMetadata: Sendable, Hashable {
     public var operation: String
     public var fragmentPathInResult: [String]
+    /// The refetch query's identifier variable (`id` of `node(id: $id)` or `fetch__T(id: $id)`).
     public var identifierField: String?
+    /// The record's field that variable takes (relay's `identifierInfo.identifierField`): a
+    /// `@fetchable(field_name:)` type's field; `nil` for the record's data ID (a `node` refetch).
+    public var identifierSource: String?
     /// A pagination fragment's `@connection` (a `@refetchable` fragment with one).
     public var connection: ConnectionMetadata?
 
     public init(
         operation: String, fragmentPathInResult: [String], identifierField: String?,
-        connection: ConnectionMetadata? = nil
+        identifierSource: String? = nil, connection: ConnectionMetadata? = nil
     ) {
         self.operation = operation
         self.fragmentPathInResult = fragmentPathInResult
         self.identifierField = identifierField
+        self.identifierSource = identifierSource
         self.connection = connection
     }
 }
@@ -56,14 +61,15 @@ public protocol RefetchableFragment: Fragment {
 extension RefetchableFragment {
     /// The refetch query's variables for the fragment at `pointer`, as relay builds them: each
     /// variable the query declares takes the fragment's current value (the pointer's variables
-    /// with the fragment's argument defaults), and `id` the record's data ID. Undefined ones are
-    /// left out, so the query's defaults apply.
-    public static func refetchVariables(for pointer: FragmentPointer<Self>) -> Variables {
+    /// with the fragment's argument defaults), and `id` the record's data ID (for a `@fetchable`
+    /// type, `identifier`: the record's identifying field). Undefined ones are left out, so the
+    /// query's defaults apply.
+    public static func refetchVariables(for pointer: FragmentPointer<Self>, identifier: JSONValue? = nil) -> Variables {
         let current = pointer.effectiveVariables
         var out: Variables = [:]
         for definition in RefetchQuery.artifact.variables {
             if definition.name == refetchMetadata.identifierField {
-                out[definition.name] = .string(pointer.dataID)
+                out[definition.name] = identifier ?? .string(pointer.dataID)
             } else if let value = current[definition.name] {
                 out[definition.name] = value
             }
@@ -71,9 +77,17 @@ extension RefetchableFragment {
         return out
     }
 
-    /// The same from a view of the fragment (its record and the variables it was read with).
+    /// The same from a view of the fragment (its record and the variables it was read with; a
+    /// `@fetchable` type's identifying field read from it).
     public static func refetchVariables(for data: Data) -> Variables {
-        refetchVariables(for: data.__view.pointer(to: Self.self))
+        let view = data.__view
+        let identifier: JSONValue? = refetchMetadata.identifierSource.flatMap { field in
+            guard case .record(let record) = view.snapshot.record(view.dataID),
+                case .string(let text)? = view.snapshot.field(record, field)
+            else { return nil }
+            return .string(text.string)
+        }
+        return refetchVariables(for: view.pointer(to: Self.self), identifier: identifier)
     }
 }
 

@@ -242,8 +242,14 @@ enum RefetchEmitter {
         var extra: [VariablesEmitter.Parameter] = []
         var arguments: [String] = []
         var usesCurrent = false
+        // A `@fetchable` type's identifier is a field of its record, which a pointer does not
+        // hold: the pointer's overload takes it, the view's reads it.
+        var identifierParameter: VariablesEmitter.Parameter?
         for p in parameters {
-            if p.graphQLName == metadata.identifierField {
+            if p.graphQLName == metadata.identifierField, metadata.identifierSource != nil {
+                identifierParameter = p
+                arguments.append("\(p.name): \(p.name)")
+            } else if p.graphQLName == metadata.identifierField {
                 arguments.append("\(p.name): pointer.dataID")
             } else if p.required {
                 extra.append(p)
@@ -255,8 +261,14 @@ enum RefetchEmitter {
         }
         let extraSignature = extra.map { ", \($0.name): \($0.type)" }.joined()
         let extraArguments = extra.map { ", \($0.name): \($0.name)" }.joined()
+        let identifierSignature = identifierParameter.map { ", \($0.name): \($0.type)" } ?? ""
+        let identifierArgument =
+            identifierParameter.map {
+                ", \($0.name): refetchVariables(for: data).value(\(SwiftName.literal($0.graphQLName)), as: String.self) ?? \"\""
+            } ?? ""
         let path = "[" + metadata.fragmentPathInResult.map(SwiftName.literal).joined(separator: ", ") + "]"
         let identifier = metadata.identifierField.map(SwiftName.literal) ?? "nil"
+        let source = metadata.identifierSource.map { ", identifierSource: \(SwiftName.literal($0))" } ?? ""
 
         var out = "extension \(fragment): RefetchableFragment {\n"
         out += "    public typealias RefetchQuery = \(query)\n"
@@ -273,17 +285,26 @@ enum RefetchEmitter {
                 ",\n        connection: ConnectionMetadata(path: \(cPath), forward: \(page(c.forward)), backward: \(page(c.backward)))"
         }
         out +=
-            "        operation: \(SwiftName.literal(query)), fragmentPathInResult: \(path), identifierField: \(identifier)\(connection))\n\n"
+            "        operation: \(SwiftName.literal(query)), fragmentPathInResult: \(path), identifierField: \(identifier)\(source)\(connection))\n\n"
         out += "    /// The refetch query for the fragment at `pointer`"
-        out += metadata.identifierField == nil ? ".\n" : " (`\(metadata.identifierField!)` is its record's data ID).\n"
+        if let field = metadata.identifierField {
+            out +=
+                metadata.identifierSource.map {
+                    " (`\(field)` is its record's `\($0)`, which the pointer does not hold).\n"
+                }
+                ?? " (`\(field)` is its record's data ID).\n"
+        } else {
+            out += ".\n"
+        }
         out +=
-            "    public static func refetchQuery(for pointer: FragmentPointer<\(fragment)>\(extraSignature)) -> \(query) {\n"
+            "    public static func refetchQuery(for pointer: FragmentPointer<\(fragment)>\(identifierSignature)\(extraSignature)) -> \(query) {\n"
         if usesCurrent { out += "        let current = pointer.effectiveVariables\n" }
         out += "        return \(query)(\(arguments.joined(separator: ", ")))\n"
         out += "    }\n\n"
         out += "    /// The refetch query for the fragment this view was read from.\n"
         out += "    public static func refetchQuery(for data: Data\(extraSignature)) -> \(query) {\n"
-        out += "        refetchQuery(for: data.__view.pointer(to: \(fragment).self)\(extraArguments))\n"
+        out +=
+            "        refetchQuery(for: data.__view.pointer(to: \(fragment).self)\(identifierArgument)\(extraArguments))\n"
         out += "    }\n}\n"
         return out
     }
