@@ -7,7 +7,7 @@ import XCTest
 
 final class ReadmeViewsTests: XCTestCase {
     func testReadmeQuotesTheCompiledViews() throws {
-        try assertQuotes("README.md", ["ToDoItem.swift"])
+        try assertQuotes("README.md", ["ToDoItem.swift", "ToDoAdd.swift"])
     }
 
     func testDocCArticlesQuoteTheCompiledViews() throws {
