@@ -146,7 +146,7 @@ struct ArtifactBuilder {
     func operationArtifact(
         name: String, kind: OperationKind, rootType: String, variables: [IRArgumentDefinition],
         providedVariables: [String: String] = [:], directives: [IRDirective] = [], selections: [IRSelection],
-        position: IRPosition? = nil
+        position: IRPosition? = nil, throwOnFieldError: Bool = false, catchTo: CatchTo? = nil
     ) throws -> OperationArtifact {
         let normalization = try normalizationIR(selections, rootType: rootType, name: name, position: position)
         let text = QueryPrinter(schema: schema).print(
@@ -156,7 +156,7 @@ struct ArtifactBuilder {
             name: name, kind: kind, variables: emitter.variables(variables),
             normalization: emitter.selections(normalization),
             reader: try readerSelections(selections, parentType: rootType), text: text,
-            providedVariables: providedVariables)
+            providedVariables: providedVariables, throwOnFieldError: throwOnFieldError, catchTo: catchTo)
     }
 
     func fragmentArtifact(_ fragment: IRFragment) throws -> FragmentArtifact {
@@ -165,6 +165,7 @@ struct ArtifactBuilder {
             name: fragment.name, typeCondition: fragment.typeCondition,
             abstractKey: schema.abstractKey(fragment.typeCondition),
             argumentDefinitions: emitter.variables(fragment.argumentDefinitions),
-            plural: fragment.plural, selections: selections)
+            plural: fragment.plural, selections: selections, throwOnFieldError: fragment.throwOnFieldError,
+            catchTo: fragment.catchTo)
     }
 }

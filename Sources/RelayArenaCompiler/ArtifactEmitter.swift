@@ -32,8 +32,8 @@ struct ArtifactEmitter {
                 return .scalarField(
                     ScalarField(
                         alias: field.alias, name: field.name, args: args, storageKey: storageKey,
-                        shape: Self.valueShape(field), mutationHandle: mutationHandle, isClientExtension: field.isClient
-                    ))
+                        shape: Self.valueShape(field), mutationHandle: mutationHandle, isClientExtension: field.isClient,
+                        required: reader ? field.required : nil, catchTo: reader ? field.catchTo : nil))
             }
             let concreteType = schema.isObject(field.typeName) ? field.typeName : nil
             if let connection = field.connection {
@@ -49,7 +49,8 @@ struct ArtifactEmitter {
                             storageKey: Self.staticStorageKey(name: handle.handleName, args: kept),
                             concreteType: concreteType, plural: field.plural, selections: selections(inner),
                             handle: ConnectionHandle(
-                                key: connection.key, filters: connection.filters, fieldName: field.name)))
+                                key: connection.key, filters: connection.filters, fieldName: field.name),
+                            required: field.required, catchTo: field.catchTo))
                 }
                 return .linkedField(
                     LinkedField(
@@ -61,7 +62,8 @@ struct ArtifactEmitter {
                 LinkedField(
                     alias: field.alias, name: field.name, args: args, storageKey: storageKey,
                     concreteType: concreteType, plural: field.plural, selections: selections(inner),
-                    mutationHandle: mutationHandle, isClientExtension: field.isClient))
+                    mutationHandle: mutationHandle, isClientExtension: field.isClient,
+                    required: reader ? field.required : nil, catchTo: reader ? field.catchTo : nil))
         case .inlineFragment(let type, let inner):
             return .inlineFragment(
                 InlineFragment(type: type, abstractKey: schema.abstractKey(type), selections: selections(inner)))
@@ -77,7 +79,7 @@ struct ArtifactEmitter {
             return .aliasedInlineFragment(
                 AliasedInlineFragment(
                     name: alias.name, type: alias.type, abstractKey: alias.type.flatMap(schema.abstractKey),
-                    selections: selections(alias.selections)))
+                    selections: selections(alias.selections), catchTo: alias.catchTo))
         }
     }
 

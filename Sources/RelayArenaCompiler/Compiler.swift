@@ -80,6 +80,7 @@ public struct Compiler: Sendable {
         "fetchable": "directive @fetchable(field_name: String!) on OBJECT | INTERFACE\n",
         "alias": "directive @alias(as: String) on FRAGMENT_SPREAD | INLINE_FRAGMENT\n",
         "dangerously_unaliased_fixme": "directive @dangerously_unaliased_fixme on FRAGMENT_SPREAD\n",
+        "semanticNonNull": "directive @semanticNonNull(levels: [Int] = [0]) on FIELD_DEFINITION\n",
     ]
 
     private static func withRelayDirectives(_ document: Document) throws -> Document {
@@ -204,7 +205,9 @@ public struct Compiler: Sendable {
             result.operations[name] = try builder.operationArtifact(
                 name: name, kind: OperationKind(rawValue: operation.operation.rawValue) ?? .query, rootType: rootType,
                 variables: variables, providedVariables: provided, directives: lowering.directives(operation),
-                selections: selections, position: lowering.position(of: operation))
+                selections: selections, position: lowering.position(of: operation),
+                throwOnFieldError: operation.directives.contains { $0.name.value == "throwOnFieldError" },
+                catchTo: try lowering.catchTo(operation.directives))
         }
         var refetch: [String: RefetchMetadata] = [:]
         for query in refetchQueries {

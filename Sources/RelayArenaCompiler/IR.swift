@@ -1,5 +1,6 @@
 // The compiler's intermediate representation: selections with their schema types resolved, before
 // they become artifact `Selection`s. Transforms (inline, flatten, generate fields) run on this.
+import RelayArena
 
 /// An argument value as written. Unlike `ArgumentValue`, enums stay distinct from strings and numbers
 /// keep their source spelling, so the query text can be printed back faithfully.
@@ -67,6 +68,9 @@ struct IRField: Hashable, Sendable {
     var connection: IRConnection? = nil
     /// `@deleteRecord`, `@deleteEdge`, `@appendEdge`, … on this field.
     var mutationHandle: IRMutationHandle? = nil
+    /// `@required(action:)` and `@catch(to:)` (the reader's; neither changes the request).
+    var required: RequiredAction? = nil
+    var catchTo: CatchTo? = nil
 
     var responseKey: String { alias ?? name }
     var isLinked: Bool { selections != nil }
@@ -119,6 +123,8 @@ struct IRAlias: Hashable, Sendable {
     /// A spread (`selections` is that one spread) rather than an inline fragment.
     var wrapsSpread: Bool
     var selections: [IRSelection]
+    /// `@catch(to:)` on the aliased inline fragment.
+    var catchTo: CatchTo? = nil
 
     /// relay's `remove_aliased_inline_fragments`: the spread, a plain inline fragment on the
     /// type, or (without one) the selections themselves.
@@ -141,6 +147,9 @@ struct IRFragment: Sendable {
     var selections: [IRSelection]
     /// Where the definition was written; only for error messages.
     var position: IRPosition? = nil
+    /// `@throwOnFieldError` and `@catch(to:)` on the definition.
+    var throwOnFieldError = false
+    var catchTo: CatchTo? = nil
 }
 
 /// A server directive on an operation (`@inContext(country: $country)`), arguments as written.

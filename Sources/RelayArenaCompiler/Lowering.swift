@@ -1,6 +1,7 @@
 // Turns validated GraphQL AST selections into the IR: field types resolved against the schema,
 // arguments sorted, literal @include/@skip applied, variable ones turned into conditions.
 import GraphQL
+import RelayArena
 
 struct Lowering {
     let schema: SchemaModel
@@ -53,11 +54,18 @@ struct Lowering {
                     inner.condition = directive
                 }
                 let lowered = try selections(inline.selectionSet, parentType: type, scope: inner)
+                let caught = try catchTo(inline.directives)
                 guard let alias else {
+                    if caught != nil {
+                        throw CompilerError(
+                            node: inline.directives.first { $0.name.value == "catch" }!, fallbackFile: fallbackFile,
+                            message: "Unexpected `@catch` on unaliased inline fragment.")
+                    }
                     result.append(wrap(.inlineFragment(type: type, selections: lowered), in: conditions))
                     continue
                 }
-                let aliased = IRAlias(name: alias, type: written, wrapsSpread: false, selections: lowered)
+                var aliased = IRAlias(name: alias, type: written, wrapsSpread: false, selections: lowered)
+                aliased.catchTo = caught
                 result.append(wrap(.aliased(aliased), in: conditions))
             case let spread as GraphQL.FragmentSpread:
                 guard let conditions = try self.conditions(spread.directives) else { continue }
@@ -181,6 +189,7 @@ struct Lowering {
         if let directive = field.directives.first(where: { $0.name.value == "connection" }) {
             try connection(directive, on: &lowered, node: field)
         }
+        (lowered.required, lowered.catchTo) = try fieldErrorHandling(field.directives, at: field)
         let handles = field.directives.filter { Self.mutationDirectives.contains($0.name.value) }
         if let directive = handles.first {
             if handles.count > 1 {
@@ -191,6 +200,43 @@ struct Lowering {
             lowered.mutationHandle = try mutationHandle(directive, on: lowered)
         }
         return lowered
+    }
+
+    /// `@required(action:)` and `@catch(to:)` on a field, with relay's errors.
+    private func fieldErrorHandling(_ directives: [Directive], at node: any GraphQL.Node) throws -> (
+        RequiredAction?, CatchTo?
+    ) {
+        let required = directives.first { $0.name.value == "required" }
+        let caught = try catchTo(directives)
+        if required != nil && caught != nil {
+            throw CompilerError(
+                node: required!, fallbackFile: fallbackFile,
+                message: "@catch and @required directives cannot be on the same field.")
+        }
+        guard let required else { return (nil, caught) }
+        guard let argument = required.arguments.first(where: { $0.name.value == "action" }) else {
+            throw CompilerError(
+                node: required, fallbackFile: fallbackFile,
+                message: "Missing required argument `action` of @required (one of NONE, LOG, THROW).")
+        }
+        guard let value = argument.value as? EnumValue, let action = RequiredAction(rawValue: value.value) else {
+            throw CompilerError(
+                node: argument.value, fallbackFile: fallbackFile,
+                message: "Expected @required(action:) to be one of NONE, LOG, THROW.")
+        }
+        return (action, nil)
+    }
+
+    /// `@catch` (`to: RESULT` by default, or `NULL`) among `directives`.
+    func catchTo(_ directives: [Directive]) throws -> CatchTo? {
+        guard let directive = directives.first(where: { $0.name.value == "catch" }) else { return nil }
+        guard let argument = directive.arguments.first(where: { $0.name.value == "to" }) else { return .result }
+        guard let value = argument.value as? EnumValue, let to = CatchTo(rawValue: value.value) else {
+            throw CompilerError(
+                node: argument.value, fallbackFile: fallbackFile,
+                message: "Expected @catch(to:) to be RESULT or NULL.")
+        }
+        return to
     }
 
     static let mutationDirectives: Set<String> = [
@@ -382,7 +428,9 @@ struct Lowering {
             argumentDefinitions: definitions.filter { $0.provider == nil }, providedVariables: provided,
             plural: RelayDirectives.isPlural(definition),
             inline: definition.directives.contains { $0.name.value == "inline" },
-            selections: lowered, position: position(of: definition))
+            selections: lowered, position: position(of: definition),
+            throwOnFieldError: definition.directives.contains { $0.name.value == "throwOnFieldError" },
+            catchTo: try catchTo(definition.directives))
     }
 
     /// Variables renamed (`$x` → `$__relay_internal__pv__X`) in arguments, conditions and spreads.

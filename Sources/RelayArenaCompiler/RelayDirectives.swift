@@ -10,6 +10,8 @@ let relayDirectiveNames: Set<String> = [
     "prependEdge", "appendNode", "prependNode",
     // On operations, for relay's type generation, test data and preloading: nothing to send or run.
     "raw_response_type", "relay_test_operation", "preloadable",
+    // Field errors: read by the reader, never sent.
+    "required", "catch", "throwOnFieldError",
 ]
 
 enum ASTConversion {

@@ -31,6 +31,10 @@ struct Read: ParsableCommand {
         } else {
             throw RelayArenaError(code: .unknownFragment, message: "no fragment or operation named `\(fragment)`")
         }
+        // relay's hooks throw for such a read: exit 1 with relay's message.
+        if let failure = result.throwingFieldError() {
+            throw RelayArenaError(code: .fieldError, message: failure.description)
+        }
         print(result.jsonText)
     }
 }

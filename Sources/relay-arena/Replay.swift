@@ -357,8 +357,8 @@ final class ReplayRunner {
     }
 
     private func readEvent(_ event: String, _ name: String, _ result: ReadResult) -> String {
-        "{\"event\":\"\(event)\",\"name\":\(ReadValue.string(name).jsonText),\"data\":"
-            + (result.data?.jsonText ?? "null") + ",\"isMissingData\":\(result.isMissingData)}"
+        // The read as `read` prints it (`data` or `throws`, `isMissingData`, `fieldErrors`), after the event's name.
+        "{\"event\":\"\(event)\",\"name\":\(ReadValue.string(name).jsonText)," + result.jsonText.dropFirst()
     }
 
     private func run(_ step: ReplayStep, index: Int) {

@@ -264,7 +264,11 @@ final class CLITests: CLITestCase {
             "--fragment", "Item_todo", "--id", "nope",
         ])
         XCTAssertEqual(unknown.status, 0)
-        XCTAssertEqual(unknown.stdoutText, #"{"data":null,"isMissingData":true}"# + "\n")
+        // relay's fieldErrors: the record itself is missing.
+        XCTAssertEqual(
+            unknown.stdoutText,
+            #"{"data":null,"isMissingData":true,"fieldErrors":[{"kind":"missing_expected_data.log","fieldPath":"<record>"}]}"#
+                + "\n")
     }
 
     func testReadPrintsInlineDataOfInlineFragments() throws {

@@ -113,7 +113,8 @@ final class ReplayTests: XCTestCase {
         XCTAssertEqual(
             lines(r),
             [
-                #"{"event":"snapshot","name":"later","data":null,"isMissingData":true}"#,
+                #"{"event":"snapshot","name":"later","data":null,"isMissingData":true,"#
+                    + #""fieldErrors":[{"kind":"missing_expected_data.log","fieldPath":"<record>"}]}"#,
                 #"{"event":"notify","name":"later","data":{"text":"Milk"},"isMissingData":false}"#,
             ])
     }

@@ -71,12 +71,19 @@ public struct ScalarField: Sendable, Hashable {
     /// payload has it (a local update, an optimistic response), left as it is when not; unset, it
     /// reads as null without making the data missing.
     public var isClientExtension: Bool
+    /// `@required(action:)` (reader only): null makes the parent null.
+    public var required: RequiredAction?
+    /// `@catch(to:)` (reader only): the field reads as a result, or null on any field error.
+    public var catchTo: CatchTo?
     public var responseKey: String { alias ?? name }
 
     public init(
         alias: String? = nil, name: String, args: [Argument] = [], storageKey: String? = nil, shape: ValueShape = .any,
-        mutationHandle: MutationHandle? = nil, isClientExtension: Bool = false
+        mutationHandle: MutationHandle? = nil, isClientExtension: Bool = false, required: RequiredAction? = nil,
+        catchTo: CatchTo? = nil
     ) {
+        self.required = required
+        self.catchTo = catchTo
         self.isClientExtension = isClientExtension
         self.alias = alias
         self.name = name
@@ -133,13 +140,20 @@ public struct LinkedField: Sendable, Hashable {
     /// A client schema extension's field (see `ScalarField.isClientExtension`); what it links is
     /// read and kept by collection like any other record, and nothing under it makes data missing.
     public var isClientExtension: Bool
+    /// `@required(action:)` (reader only): null (or null by bubbling) makes the parent null.
+    public var required: RequiredAction?
+    /// `@catch(to:)` (reader only).
+    public var catchTo: CatchTo?
     public var responseKey: String { alias ?? name }
 
     public init(
         alias: String? = nil, name: String, args: [Argument] = [], storageKey: String? = nil,
         concreteType: String?, plural: Bool, selections: [Selection], handle: ConnectionHandle? = nil,
-        mutationHandle: MutationHandle? = nil, isClientExtension: Bool = false
+        mutationHandle: MutationHandle? = nil, isClientExtension: Bool = false, required: RequiredAction? = nil,
+        catchTo: CatchTo? = nil
     ) {
+        self.required = required
+        self.catchTo = catchTo
         self.isClientExtension = isClientExtension
         self.mutationHandle = mutationHandle
         self.alias = alias
@@ -214,7 +228,10 @@ public struct AliasedInlineFragment: Sendable, Hashable {
     /// `__isT` when `type` is an interface or union.
     public var abstractKey: String?
     public var selections: [Selection]
-    public init(name: String, type: String?, abstractKey: String?, selections: [Selection]) {
+    /// `@catch(to:)` on the aliased inline fragment.
+    public var catchTo: CatchTo?
+    public init(name: String, type: String?, abstractKey: String?, selections: [Selection], catchTo: CatchTo? = nil) {
+        self.catchTo = catchTo
         self.name = name
         self.type = type
         self.abstractKey = abstractKey
@@ -313,11 +330,18 @@ public struct OperationArtifact: Sendable, Hashable {
     /// relay's provided variables: each variable (`__relay_internal__pv__<Module>`) and the name
     /// of the provider (``ProvidedVariables``) whose value it always takes.
     public var providedVariables: [String: String]
+    /// `@throwOnFieldError`: a field error or missing data in its own selection makes a read throw.
+    public var throwOnFieldError: Bool
+    /// `@catch(to:)` on the operation: its data reads as a result, or null.
+    public var catchTo: CatchTo?
 
     public init(
         name: String, kind: OperationKind, variables: [VariableDefinition],
-        normalization: [Selection], reader: [Selection], text: String, providedVariables: [String: String] = [:]
+        normalization: [Selection], reader: [Selection], text: String, providedVariables: [String: String] = [:],
+        throwOnFieldError: Bool = false, catchTo: CatchTo? = nil
     ) {
+        self.throwOnFieldError = throwOnFieldError
+        self.catchTo = catchTo
         self.providedVariables = providedVariables
         self.name = name
         self.kind = kind
@@ -337,11 +361,18 @@ public struct FragmentArtifact: Sendable, Hashable {
     public var argumentDefinitions: [VariableDefinition]
     public var plural: Bool
     public var selections: [Selection]
+    /// `@throwOnFieldError` on the fragment.
+    public var throwOnFieldError: Bool
+    /// `@catch(to:)` on the fragment.
+    public var catchTo: CatchTo?
 
     public init(
         name: String, typeCondition: String, abstractKey: String?,
-        argumentDefinitions: [VariableDefinition] = [], plural: Bool = false, selections: [Selection]
+        argumentDefinitions: [VariableDefinition] = [], plural: Bool = false, selections: [Selection],
+        throwOnFieldError: Bool = false, catchTo: CatchTo? = nil
     ) {
+        self.throwOnFieldError = throwOnFieldError
+        self.catchTo = catchTo
         self.name = name
         self.typeCondition = typeCondition
         self.abstractKey = abstractKey

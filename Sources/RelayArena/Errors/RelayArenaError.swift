@@ -9,6 +9,8 @@ public struct RelayArenaError: Error, Sendable, Equatable, CustomStringConvertib
         case unknownOperation, unknownFragment, invalidStore, io
         /// A snapshot file that is truncated, corrupt, of a newer format version, or no snapshot.
         case invalidSnapshot
+        /// A read relay would throw for (`@throwOnFieldError`, `@required(action: THROW)`).
+        case fieldError
     }
 
     public var code: Code

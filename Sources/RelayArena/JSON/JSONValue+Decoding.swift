@@ -31,10 +31,10 @@ extension JSONValue: Decodable {
         }
     }
 
-    /// Parses JSON text.
+    /// Parses JSON text, object members in the order written.
     public init(parsing text: String) throws {
         do {
-            self = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+            self = try JSONTextParser.parse(text)
         } catch {
             throw RelayArenaError(code: .invalidVariables, message: "invalid JSON: \(error)")
         }

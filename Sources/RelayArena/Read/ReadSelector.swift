@@ -53,14 +53,14 @@ public struct ReadSelector: Sendable {
         switch node {
         case .operation(let o):
             var reader = Reader(snapshot: snapshot, variables: variables, owner: owner, previouslySeen: previouslySeen)
-            return reader.read(o.reader, abstractKey: nil, dataID: dataID)
+            return reader.read(operation: o, dataID: dataID)
         case .fragment(let f):
             var vars = variables
             for def in f.argumentDefinitions where vars[def.name] == nil {
                 vars[def.name] = def.defaultValue ?? .null
             }
             var reader = Reader(snapshot: snapshot, variables: vars, owner: owner, previouslySeen: previouslySeen)
-            return reader.read(f.selections, abstractKey: f.abstractKey, typeCondition: f.typeCondition, dataID: dataID)
+            return reader.read(fragment: f, dataID: dataID)
         }
     }
 

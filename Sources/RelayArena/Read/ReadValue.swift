@@ -120,23 +120,38 @@ public struct ReadResult: Sendable {
     /// The same, as held: most reads visit one record, kept as its ID alone (no set to allocate,
     /// and none for a re-read to touch).
     var seen: SeenRecordIDs
+    /// relay's `fieldErrors`: the server errors, missing data and `@required` fields the read
+    /// met, in relay's order (empty: none, and nothing allocated).
+    public var fieldErrors: [FieldError]
 
-    init(data: ReadValue?, isMissingData: Bool, seen: SeenRecordIDs) {
+    init(data: ReadValue?, isMissingData: Bool, seen: SeenRecordIDs, fieldErrors: [FieldError] = []) {
         self.data = data
         self.isMissingData = isMissingData
         self.seen = seen
+        self.fieldErrors = fieldErrors
     }
 
     init(data: ReadValue?, isMissingData: Bool, seenRecords: Set<String>) {
         self.init(data: data, isMissingData: isMissingData, seen: SeenRecordIDs(seenRecords))
     }
 
-    /// `{"data": …, "isMissingData": …}` as the CLI prints it.
+    /// `{"data": …, "isMissingData": …}` as the CLI prints it, with `"fieldErrors": […]` when
+    /// the read met any, and `"throws": "<message>"` instead of `data` when relay would throw.
     public var jsonText: String {
-        var out = "{\"data\":"
-        if let data { data.write(into: &out) } else { out += "null" }
-        out += ",\"isMissingData\":" + (isMissingData ? "true" : "false") + "}"
-        return out
+        var out: String
+        if let failure = throwingFieldError() {
+            out = "{\"throws\":"
+            JSONString.escape(failure.description, into: &out)
+        } else {
+            out = "{\"data\":"
+            if let data { data.write(into: &out) } else { out += "null" }
+        }
+        out += ",\"isMissingData\":" + (isMissingData ? "true" : "false")
+        if !fieldErrors.isEmpty {
+            out += ",\"fieldErrors\":"
+            ReadValue.array(fieldErrors.map(\.json)).write(into: &out)
+        }
+        return out + "}"
     }
 }
 

@@ -13,10 +13,14 @@ extension Reader {
             snapshot: snapshot, variables: inlineData.variables(args: spread.args, parent: variables),
             owner: owner)
         inner.withinUnmatchedTypeRefinement = withinUnmatchedTypeRefinement
+        // Its events are its own (relay switches the owner while reading it).
+        inner.ownerName = spread.name
+        inner.throwOnFieldError = throwOnFieldError
         var fragmentData: [(String, ReadValue)] = []
-        inner.traverseSelections(inlineData.selections, record: record, dataID: dataID, into: &fragmentData)
+        let had = inner.traverseSelections(inlineData.selections, record: record, dataID: dataID, into: &fragmentData)
         if inner.isMissingData { isMissingData = true }
         seen.formUnion(inner.seen)
+        fieldErrors += inner.fieldErrors
 
         if !data.contains(where: { $0.0 == "__id" }) { data.append(("__id", .string(dataID))) }
         var fragments: [(String, ReadValue)] = []
@@ -24,7 +28,7 @@ extension Reader {
             fragments = m
         }
         fragments.removeAll { $0.0 == spread.name }
-        fragments.append((spread.name, .object(fragmentData)))
+        fragments.append((spread.name, had ? .object(fragmentData) : .null))
         set(&data, "__fragments", .object(fragments))
     }
 }

@@ -35,9 +35,7 @@ extension StoreSnapshot {
         for pointer in pointers {
             let variables = pointer.effectiveVariables
             var reader = Reader(snapshot: self, variables: variables, owner: pointer.owner)
-            let result = reader.read(
-                artifact.selections, abstractKey: artifact.abstractKey,
-                typeCondition: artifact.typeCondition, dataID: pointer.dataID)
+            let result = reader.read(fragment: artifact, dataID: pointer.dataID)
             missing = missing || result.isMissingData
             if case .record(let r) = record(pointer.dataID) { records.append(r) } else { records.append(nil) }
             if let last, last.variables == variables, last.owner == pointer.owner {

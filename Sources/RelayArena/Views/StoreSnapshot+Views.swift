@@ -12,9 +12,7 @@ extension StoreSnapshot {
             variables[def.name] = def.defaultValue ?? .null
         }
         var reader = Reader(snapshot: self, variables: variables, owner: pointer.owner)
-        let result = reader.read(
-            artifact.selections, abstractKey: artifact.abstractKey,
-            typeCondition: artifact.typeCondition, dataID: pointer.dataID)
+        let result = reader.read(fragment: artifact, dataID: pointer.dataID)
         guard case .record(let r) = record(pointer.dataID) else { return (nil, result.isMissingData) }
         let scope = ReadScope(variables: variables, owner: pointer.owner, keyCount: F.storageKeyCount)
         return (F.Data(__view: RecordView(snapshot: self, record: r, scope: scope)), result.isMissingData)
@@ -26,7 +24,7 @@ extension StoreSnapshot {
         let variables = artifact.effectiveVariables(operation.variables.asJSON)
         let owner = FragmentOwner(operation: artifact, variables: operation.variables.asJSON)
         var reader = Reader(snapshot: self, variables: variables, owner: owner)
-        let result = reader.read(artifact.reader, abstractKey: nil, dataID: RecordStore.rootID)
+        let result = reader.read(operation: artifact, dataID: RecordStore.rootID)
         guard case .record(let r) = record(RecordStore.rootID) else { return (nil, result.isMissingData) }
         let scope = ReadScope(variables: variables, owner: owner, keyCount: O.storageKeyCount)
         return (O.Data(__view: RecordView(snapshot: self, record: r, scope: scope)), result.isMissingData)

@@ -13,6 +13,7 @@ struct SwiftArtifactLiteral {
         p.out += "        argumentDefinitions: \(variables(f.argumentDefinitions)), plural: \(f.plural),\n"
         p.out += "        selections: "
         p.selections(f.selections, indent: 2)
+        p.out += errorHandling(throwOnFieldError: f.throwOnFieldError, catchTo: f.catchTo, separator: ",\n        ")
         p.out += ")"
         return p.out
     }
@@ -32,8 +33,23 @@ struct SwiftArtifactLiteral {
                 .map { "\(SwiftName.literal($0.key)): \(SwiftName.literal($0.value))" }
             p.out += ",\n        providedVariables: [" + pairs.joined(separator: ", ") + "]"
         }
+        p.out += errorHandling(throwOnFieldError: o.throwOnFieldError, catchTo: o.catchTo, separator: ",\n        ")
         p.out += ")"
         return p.out
+    }
+
+    /// `, throwOnFieldError: true`, `, catchTo: .result`, `, required: .throw`, or nothing.
+    private static func errorHandling(
+        throwOnFieldError: Bool = false, catchTo: CatchTo?, required: RequiredAction? = nil, separator: String = ", "
+    ) -> String {
+        var out = ""
+        if throwOnFieldError { out += separator + "throwOnFieldError: true" }
+        // (`RequiredAction.none` spelled out: `.none` would be the optional's.)
+        if let required {
+            out += separator + "required: " + (required == .none ? "RequiredAction.none" : required == .log ? ".log" : ".throw")
+        }
+        if let catchTo { out += separator + "catchTo: .\(catchTo == .result ? "result" : "null")" }
+        return out
     }
 
     private static func optional(_ s: String?) -> String { s.map(SwiftName.literal) ?? "nil" }
@@ -67,6 +83,7 @@ struct SwiftArtifactLiteral {
             out += "args: \(Self.arguments(f.args)), storageKey: \(Self.optional(f.storageKey)), shape: .\(f.shape)"
             out += Self.mutationHandle(f.mutationHandle)
             if f.isClientExtension { out += ", isClientExtension: true" }
+            out += Self.errorHandling(catchTo: f.catchTo, required: f.required)
             out += "))"
         case .linkedField(let f):
             out += ".linkedField(LinkedField(alias: \(Self.optional(f.alias)), name: \(SwiftName.literal(f.name)), "
@@ -81,6 +98,7 @@ struct SwiftArtifactLiteral {
             }
             out += Self.mutationHandle(f.mutationHandle)
             if f.isClientExtension { out += ", isClientExtension: true" }
+            out += Self.errorHandling(catchTo: f.catchTo, required: f.required)
             out += "))"
         case .condition(let c):
             out +=
@@ -98,6 +116,7 @@ struct SwiftArtifactLiteral {
             out += ".aliasedInlineFragment(AliasedInlineFragment(name: \(SwiftName.literal(a.name)), "
             out += "type: \(Self.optional(a.type)), abstractKey: \(Self.optional(a.abstractKey)), selections: "
             selections(a.selections, indent: indent)
+            out += Self.errorHandling(catchTo: a.catchTo)
             out += "))"
         case .fragmentSpread(let spread):
             out +=
