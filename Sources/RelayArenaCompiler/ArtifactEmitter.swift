@@ -32,7 +32,8 @@ struct ArtifactEmitter {
                 return .scalarField(
                     ScalarField(
                         alias: field.alias, name: field.name, args: args, storageKey: storageKey,
-                        shape: Self.valueShape(field), mutationHandle: mutationHandle, isClientExtension: field.isClient,
+                        shape: Self.valueShape(field), mutationHandle: mutationHandle,
+                        isClientExtension: field.isClient,
                         required: reader ? field.required : nil, catchTo: reader ? field.catchTo : nil))
             }
             let concreteType = schema.isObject(field.typeName) ? field.typeName : nil

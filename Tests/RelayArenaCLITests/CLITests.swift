@@ -156,6 +156,49 @@ final class CLITests: CLITestCase {
         XCTAssertEqual(Set(records.map(\.key)), ["client:root", "client:local:0", key, key + ":todoEdge", "T9"])
     }
 
+    /// relay's field errors on the command line: `fieldErrors` beside `data`, and a read relay
+    /// would throw for (`@throwOnFieldError`) exits 1 with relay's message.
+    func testReadPrintsFieldErrorsAndThrowsAsRelayWould() throws {
+        let doc = try write(
+            "e.graphql",
+            Array(
+                """
+                query E { user(id: "me") { id name } }
+                query T @throwOnFieldError { user(id: "me") { id name } }
+                """.utf8))
+        let response = try write(
+            "e.json",
+            Array(
+                #"{"data":{"user":{"id":"me","name":null}},"errors":[{"message":"boom","path":["user","name"]}]}"#.utf8)
+        )
+        let storePath = dir.appendingPathComponent("e-store.json").path
+        let normalize = try CLI.run([
+            "normalize", "--schema", schema, "--document", doc, "--operation", "E", "--write-store", storePath,
+            "--quiet",
+            response,
+        ])
+        XCTAssertEqual(normalize.status, 0, normalize.stderr)
+        func read(_ operation: String) throws -> CLIResult {
+            try CLI.run([
+                "read", "--schema", schema, "--document", doc, "--operation", operation, "--store", storePath,
+                "--fragment", operation, "--id", "client:root",
+            ])
+        }
+        let plain = try read("E")
+        XCTAssertEqual(plain.status, 0, plain.stderr)
+        XCTAssertEqual(
+            plain.stdoutText,
+            #"{"data":{"user":{"id":"me","name":null}},"isMissingData":false,"#
+                + #""fieldErrors":[{"kind":"relay_field_payload.error","fieldPath":"","error":{"message":"boom"}}]}"#
+                + "\n")
+        let throwing = try read("T")
+        XCTAssertEqual(throwing.status, 1)
+        XCTAssertEqual(throwing.stdoutText, "")
+        XCTAssertTrue(
+            throwing.stderr.contains("Relay: Unexpected response payload - check server logs for details."),
+            throwing.stderr)
+    }
+
     /// A strong ID given two types in one response is relay's `idCollision.typename` warning on
     /// stderr (exit 0; the response is written).
     func testNormalizeWarnsOfAnIDGivenTwoTypes() throws {

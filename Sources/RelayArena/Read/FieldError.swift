@@ -71,7 +71,13 @@ public struct FieldError: Sendable, Hashable {
             guard case .object(let members)? = error else { return .object([]) }
             return .object(members.filter { $0.key != "message" }.map { ($0.key, ReadValue($0.value)) })
         case .missingExpectedDataLog, .missingExpectedDataThrow:
-            return .object([("path", .array(fieldPath.split(separator: ".", omittingEmptySubsequences: false).map { .string(String($0)) }))])
+            return .object([
+                (
+                    "path",
+                    .array(
+                        fieldPath.split(separator: ".", omittingEmptySubsequences: false).map { .string(String($0)) })
+                )
+            ])
         case .missingRequiredFieldThrow:
             return .object([("message", .string(throwMessage))])
         case .missingRequiredFieldLog:
@@ -92,7 +98,9 @@ public struct FieldError: Sendable, Hashable {
 
 /// `@required(action:)` on a field (relay's `RequiredField`).
 public enum RequiredAction: String, Sendable, Hashable {
-    case none = "NONE", log = "LOG", `throw` = "THROW"
+    case none = "NONE"
+    case log = "LOG"
+    case `throw` = "THROW"
 }
 
 /// `@catch(to:)` on a field, an aliased inline fragment, a fragment or an operation.

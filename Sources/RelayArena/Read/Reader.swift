@@ -149,7 +149,8 @@ struct Reader {
     /// errors for its storage key (`__errors`). Only a null field costs the lookup.
     mutating func addPayloadErrors(_ record: RecordRef, storageKey: String) {
         guard case .json(let text)? = snapshot.field(record, "__errors"),
-            let errors = try? JSONValue(parsing: text.string), case .array(let list)? = errors.objectMembers?.last(where: { $0.key == storageKey })?.value
+            let errors = try? JSONValue(parsing: text.string),
+            case .array(let list)? = errors.objectMembers?.last(where: { $0.key == storageKey })?.value
         else { return }
         for error in list {
             var path = ""

@@ -46,7 +46,9 @@ struct SwiftArtifactLiteral {
         if throwOnFieldError { out += separator + "throwOnFieldError: true" }
         // (`RequiredAction.none` spelled out: `.none` would be the optional's.)
         if let required {
-            out += separator + "required: " + (required == .none ? "RequiredAction.none" : required == .log ? ".log" : ".throw")
+            out +=
+                separator + "required: "
+                + (required == .none ? "RequiredAction.none" : required == .log ? ".log" : ".throw")
         }
         if let catchTo { out += separator + "catchTo: .\(catchTo == .result ? "result" : "null")" }
         return out
