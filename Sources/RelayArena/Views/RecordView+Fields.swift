@@ -61,9 +61,20 @@ extension RecordView {
 
     /// A non-null linked field: when the data is missing, a view over no record (every field
     /// reads as absent) so the caller never traps; the read's `isMissingData` says so.
-    @_spi(Generated) public func linkedOrEmpty<V: SelectionView>(_ key: FieldKey, as type: V.Type = V.self) -> V {
-        linked(key) ?? V(__view: RecordView(self, record: Self.emptyRecord))
+    /// Whether the field holds a value other than `null` (what `@required` asks).
+    @_spi(Generated) public func isPresent(_ key: FieldKey) -> Bool {
+        guard let v = value(key) else { return false }
+        if case .null = v { return false }
+        return true
     }
+
+    @_spi(Generated) public func linkedOrEmpty<V: SelectionView>(_ key: FieldKey, as type: V.Type = V.self) -> V {
+        linked(key) ?? V(__view: emptyView)
+    }
+
+    /// A view of no record (every field reads as absent), for a non-optional property whose
+    /// value is missing.
+    @_spi(Generated) public var emptyView: RecordView { RecordView(self, record: Self.emptyRecord) }
 
     /// A plural linked field as a collection of views made on access (no array is built).
     @_spi(Generated) public func list<E: ViewListElement>(_ key: FieldKey, of type: E.Type = E.self) -> ViewList<E>? {

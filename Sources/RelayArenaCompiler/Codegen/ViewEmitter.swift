@@ -45,19 +45,28 @@ struct ViewEmitter {
         var nested: [String] = []
         var identifiable = false
         var spreads: [String] = []
+        // relay's `@required`: what must hold for this view to exist (its parent reads nil else).
+        var requiredChecks: [String] = []
         for item in items {
             switch item.selection {
             case .scalarField(let f):
                 let (lines, isID) = try scalarProperty(f, parentType: parentType, conditions: item.conditions)
                 members += lines
                 identifiable = identifiable || isID
+                if f.required != nil {
+                    let k = key(f.storageKey, name: f.name, args: f.args)
+                    requiredChecks.append(guardedCheck(item.conditions, "__view.isPresent(\(k))"))
+                }
             case .linkedField(let f):
                 guard let type = schema.fieldType(f.handle?.fieldName ?? f.name, on: parentType) else {
                     throw UnsupportedSelection(message: "no field \(f.name) on \(parentType)")
                 }
                 let typeName = SwiftName.typeName(f.responseKey)
                 // The property first, so storage-key slots follow the order fields are written in.
-                members.append(try linkedProperty(f, type: type, typeName: typeName, conditions: item.conditions))
+                let (property, check) = try linkedProperty(
+                    f, type: type, typeName: typeName, conditions: item.conditions)
+                members.append(property)
+                if let check { requiredChecks.append(check) }
                 nested.append(try viewStruct(typeName, f.selections, parentType: type.namedType, indent: indent + 1))
             case .fragmentSpread(let spread) where spread.inlineData != nil:
                 // relay's `readInlineData`: the fragment's own view, not a pointer; its fields stay masked here.
@@ -121,6 +130,10 @@ struct ViewEmitter {
             for line in spreads { block += inner + "    " + line + "\n" }
             block += inner + "}\n"
             nested.append(block)
+        }
+        if !requiredChecks.isEmpty {
+            members.append("/// Every `@required` field of this selection holds a value (else its parent reads nil).")
+            members.append("public var __requiredHold: Bool { \(requiredChecks.joined(separator: " && ")) }")
         }
         var out = pad + "public struct \(name): SelectionView\(identifiable ? ", Identifiable" : "") {\n"
         out += inner + "public let __view: RecordView\n"
@@ -240,6 +253,23 @@ struct ViewEmitter {
         fragment.prefix(1).lowercased() + fragment.dropFirst()
     }
 
+    /// `check`, or (under conditions) only when they pass: a field not included requires nothing.
+    private func guardedCheck(_ conditions: Conditions, _ check: String) -> String {
+        conditions.isEmpty ? check : "(!(\(conditionTests(conditions).joined(separator: " && "))) || \(check))"
+    }
+
+    /// Whether a selection has a `@required` field of its own (not inside a nested object).
+    static func hasRequired(_ selections: [Selection]) -> Bool {
+        selections.contains { selection in
+            switch selection {
+            case .scalarField(let f): f.required != nil
+            case .linkedField(let f): f.required != nil
+            case .condition(let c): hasRequired(c.selections)
+            default: false
+            }
+        }
+    }
+
     private func conditionTests(_ conditions: Conditions) -> [String] {
         conditions.map { "__view.passes(\(SwiftName.literal($0.variable)), \($0.passingValue))" }
     }
@@ -287,7 +317,8 @@ struct ViewEmitter {
             throw UnsupportedSelection(message: "no field \(f.name) on \(parentType)")
         }
         let k = key(f.storageKey, name: f.name, args: f.args)
-        let optional = !type.isNonNull || !conditions.isEmpty
+        // `@required`: present whenever this view exists (its parent is nil otherwise).
+        let optional = (!type.isNonNull || !conditions.isEmpty) && f.required == nil
         var lines: [String] = []
         let (swiftType, call, fallback) = scalarAccess(type.nullable, key: k)
         let expr = optional ? guarded(conditions, call) : "\(call) ?? \(fallback)"
@@ -344,11 +375,33 @@ struct ViewEmitter {
         }
     }
 
+    /// The property, and what `@required` asks of it for the parent to exist (a `@required`
+    /// field present with its own required fields; `nil` when nothing).
     private mutating func linkedProperty(_ f: LinkedField, type: TypeRef, typeName: String, conditions: Conditions)
-        throws -> String
+        throws -> (String, String?)
     {
         let name = SwiftName.identifier(f.responseKey)
         let k = key(f.storageKey, name: f.name, args: f.args)
+        let childRequired = Self.hasRequired(f.selections)
+        if case .list = type.nullable {
+        } else if childRequired || f.required != nil {
+            // A record whose `@required` field is null reads nil (relay nulls it): so does the
+            // property; a `@required` one is not optional, its parent being nil instead.
+            let linked = "__view.linked(\(k), as: \(typeName).self)"
+            let read = childRequired ? "\(linked).flatMap { $0.__requiredHold ? $0 : nil }" : linked
+            let check = f.required.map { _ in guardedCheck(conditions, "(\(read) != nil)") }
+            if f.required != nil {
+                return ("public var \(name): \(typeName) { \(read) ?? \(typeName)(__view: __view.emptyView) }", check)
+            }
+            return ("public var \(name): \(typeName)? { \(guarded(conditions, read)) }", nil)
+        }
+        return (try plainLinkedProperty(f, type: type, typeName: typeName, conditions: conditions, key: k), nil)
+    }
+
+    private mutating func plainLinkedProperty(
+        _ f: LinkedField, type: TypeRef, typeName: String, conditions: Conditions, key k: String
+    ) throws -> String {
+        let name = SwiftName.identifier(f.responseKey)
         let optional = !type.isNonNull || !conditions.isEmpty
         switch type.nullable {
         case .list(let item):
