@@ -29,6 +29,12 @@ public final class FragmentModel<F: Fragment> {
     public var updates: Int { state.updates }
     public var data: ReadValue? { state.result.data }
     public var isMissingData: Bool { state.result.isMissingData }
+    /// relay's `fieldErrors` of the last read.
+    public var fieldErrors: [FieldError] { state.result.fieldErrors }
+    /// relay's `observeFragment` states: `.error` with what relay would throw (a
+    /// `@throwOnFieldError` fragment's field error, a `@required(action: THROW)` field),
+    /// `.loading` while data is missing, `.ok` otherwise.
+    public var status: FragmentStatus { FragmentStatus(state.result) }
 
     /// Follows another pointer (a parent passed a different record, a refetch answered).
     public func repoint(_ pointer: FragmentPointer<F>) {

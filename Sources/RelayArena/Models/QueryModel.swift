@@ -14,6 +14,30 @@ public enum QueryState: Sendable {
         if case .success(let r) = self { return r.data }
         return nil
     }
+
+    /// What relay would throw for the data shown (`@throwOnFieldError`, `@required(action:
+    /// THROW)`): a failure of the read, not of the request.
+    public var fieldErrorFailure: FieldErrorFailure? {
+        if case .success(let r) = self { return r.throwingFieldError() }
+        return nil
+    }
+}
+
+/// relay's `observeFragment` result: data, still loading, or the field error relay would throw.
+public enum FragmentStatus: Sendable, Equatable {
+    case loading
+    case ok
+    case error(FieldErrorFailure)
+
+    init(_ result: ReadResult) {
+        if let failure = result.throwingFieldError() {
+            self = .error(failure)
+        } else if result.isMissingData {
+            self = .loading
+        } else {
+            self = .ok
+        }
+    }
 }
 
 /// Loads a query under a fetch policy and follows the store: `state` changes when the fetch

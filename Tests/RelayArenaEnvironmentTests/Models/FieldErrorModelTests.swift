@@ -1,0 +1,50 @@
+// Models say why (relay's `observeFragment`): a row model is `.error` with relay's message when its
+// `@required(action: THROW)` field is null, `.loading` while its record is missing, `.ok` once a
+// later response fixes it; a query model's data carries the same failure.
+import RelayArena
+import XCTest
+
+@MainActor
+final class FieldErrorModelTests: XCTestCase {
+    func testARowModelIsAnErrorUntilTheTextArrives() async throws {
+        let (environment, _) = Environment.mock()
+        try environment.commitPayload(
+            ToDoRequiredListQuery.artifact, variables: [:], response: Array(RequiredViewTests.response.utf8))
+        let failed = FragmentModel(
+            environment: environment, pointer: FragmentPointer<ToDoRequiredRow_todo>(dataID: "t2"))
+        let fine = FragmentModel(environment: environment, pointer: FragmentPointer<ToDoRequiredRow_todo>(dataID: "t1"))
+        let unknown = FragmentModel(
+            environment: environment, pointer: FragmentPointer<ToDoRequiredRow_todo>(dataID: "t9"))
+        XCTAssertEqual(
+            failed.status.errorMessage, "Relay: Missing @required value at path 'text' in 'ToDoRequiredRow_todo'.")
+        XCTAssertEqual(failed.fieldErrors.map(\.kind), [.payloadError, .missingRequiredFieldThrow])
+        XCTAssertEqual(fine.status, .ok)
+        XCTAssertEqual(unknown.status, .loading)
+
+        // The server answers the todo again, with its text.
+        let fixed =
+            #"{"data":{"user":{"id":"me","todos":{"edges":[{"node":{"id":"t2","text":"Walk","complete":false}}]}}}}"#
+        try environment.commitPayload(ToDoRequiredListQuery.artifact, variables: [:], response: Array(fixed.utf8))
+        XCTAssertEqual(failed.status, .ok)
+        XCTAssertEqual(failed.fieldErrors, [])
+    }
+
+    func testAQueryModelsDataCarriesTheFailure() async throws {
+        let (environment, network) = Environment.mock()
+        let model = QueryModel(environment: environment, operation: ToDoRequiredListQuery())
+        async let loaded: Void = model.load()
+        network.resolve(await network.nextRequest(), json: RequiredViewTests.response)
+        await loaded
+        // The list itself has only LOG: nothing to throw, the failed row left out.
+        XCTAssertNil(model.state.fieldErrorFailure)
+        XCTAssertEqual(
+            model.state.data?.jsonText.contains(#""node":null"#), true, model.state.data?.jsonText ?? "no data")
+    }
+}
+
+extension FragmentStatus {
+    var errorMessage: String? {
+        if case .error(let failure) = self { return failure.description }
+        return nil
+    }
+}
