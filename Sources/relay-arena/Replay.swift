@@ -99,7 +99,7 @@ enum ReplayScript {
     static let notBuilt: Set<String> = []
 
     static func steps(_ text: [UInt8], _ compiled: CompilationResult) throws -> [ReplayStep] {
-        let script = try ScriptJSON.parse(text)
+        let script = try JSONDocument.parse(text)
         guard case .array(let items) = script.kind else {
             throw RelayArenaError(code: .misuse, message: "the script must be a JSON array of steps")
         }
@@ -263,7 +263,7 @@ enum ReplayScript {
 /// One step's object, with errors that name its index.
 private struct StepJSON {
     let index: Int
-    let json: ScriptJSON
+    let json: JSONDocument
     let text: [UInt8]
 
     func fail(_ message: String) -> RelayArenaError {
@@ -291,7 +291,7 @@ private struct StepJSON {
     }
 
     /// The bytes a value was written as in the script.
-    func bytes(_ value: ScriptJSON) -> ArraySlice<UInt8> { text[value.range] }
+    func bytes(_ value: JSONDocument) -> ArraySlice<UInt8> { text[value.range] }
 }
 
 /// Runs checked steps against one store and its subscriptions, printing each step's events.

@@ -25,13 +25,16 @@ extension RefetchMetadata {
     /// The identifier variable's value for the record `dataID`: its data ID, or its
     /// `identifierSource` field (`null` when the store does not have it).
     package func identifierValue(dataID: String, in store: RecordStore) -> JSONValue {
-        guard let identifierSource else { return .string(dataID) }
-        return store.withSnapshot { snapshot in
-            guard case .record(let record) = snapshot.record(dataID),
-                case .string(let text)? = snapshot.field(record, identifierSource)
-            else { return .null }
-            return .string(text.string)
-        }
+        guard identifierSource != nil else { return .string(dataID) }
+        return store.withSnapshot { identifierValue(dataID: dataID, in: $0) ?? .null }
+    }
+
+    /// The `identifierSource` field of `dataID` under `snapshot` (`nil` when it has none).
+    func identifierValue(dataID: String, in snapshot: StoreSnapshot) -> JSONValue? {
+        guard let identifierSource, case .record(let record) = snapshot.record(dataID),
+            case .string(let text)? = snapshot.field(record, identifierSource)
+        else { return nil }
+        return .string(text.string)
     }
 
     /// Where the fragment sits in the refetch query's result once it is in `store`: the

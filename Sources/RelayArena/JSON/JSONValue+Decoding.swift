@@ -34,9 +34,10 @@ extension JSONValue: Decodable {
     /// Parses JSON text, object members in the order written.
     public init(parsing text: String) throws {
         do {
-            self = try JSONTextParser.parse(text)
-        } catch {
-            throw RelayArenaError(code: .invalidVariables, message: "invalid JSON: \(error)")
+            self = try JSONDocument.parse(Array(text.utf8), what: "the text").jsonValue
+        } catch let error as RelayArenaError {
+            throw RelayArenaError(
+                code: .invalidVariables, message: "invalid JSON: \(error.message) at byte \(error.offset ?? 0)")
         }
     }
 

@@ -81,12 +81,7 @@ extension RefetchableFragment {
     /// `@fetchable` type's identifying field read from it).
     public static func refetchVariables(for data: Data) -> Variables {
         let view = data.__view
-        let identifier: JSONValue? = refetchMetadata.identifierSource.flatMap { field in
-            guard case .record(let record) = view.snapshot.record(view.dataID),
-                case .string(let text)? = view.snapshot.field(record, field)
-            else { return nil }
-            return .string(text.string)
-        }
+        let identifier = refetchMetadata.identifierValue(dataID: view.dataID, in: view.snapshot)
         return refetchVariables(for: view.pointer(to: Self.self), identifier: identifier)
     }
 }

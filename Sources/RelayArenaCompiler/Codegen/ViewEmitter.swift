@@ -71,10 +71,7 @@ struct ViewEmitter {
             case .fragmentSpread(let spread) where spread.inlineData != nil:
                 // relay's `readInlineData`: the fragment's own view, not a pointer; its fields stay masked here.
                 let optional = item.conditions.isEmpty ? "" : "?"
-                let call =
-                    spread.args.isEmpty
-                    ? "__view.inlineData(\(spread.name).self)"
-                    : "__view.inlineData(\(spread.name).self, arguments: \(SwiftArtifactLiteral.arguments(spread.args)))"
+                let call = Self.inlineDataCall(spread)
                 members.append(
                     "/// `@inline` `\(spread.name)`: its data, read from this record with its own variables.")
                 members.append(
@@ -82,10 +79,7 @@ struct ViewEmitter {
                 )
             case .fragmentSpread(let spread):
                 let optional = item.conditions.isEmpty ? "" : "?"
-                let call =
-                    spread.args.isEmpty
-                    ? "__view.pointer()" : "__view.pointer(arguments: \(SwiftArtifactLiteral.arguments(spread.args)))"
-                let body = guarded(item.conditions, call)
+                let body = guarded(item.conditions, Self.pointerCall(spread))
                 members.append("/// Masked: pass this pointer to the view that declared `\(spread.name)`.")
                 members.append("public func asFragment() -> FragmentPointer<\(spread.name)>\(optional) { \(body) }")
                 spreads.append(
@@ -222,21 +216,14 @@ struct ViewEmitter {
         }
         if alias.selections.count == 1, case .fragmentSpread(let spread) = alias.selections[0] {
             if spread.inlineData != nil {
-                let call =
-                    spread.args.isEmpty
-                    ? "__view.inlineData(\(spread.name).self)"
-                    : "__view.inlineData(\(spread.name).self, arguments: \(SwiftArtifactLiteral.arguments(spread.args)))"
                 return [
                     "/// `...\(spread.name) @alias(as: \"\(alias.name)\")` (`@inline`): its data, read from this record.",
-                    member("\(spread.name).Data", call),
+                    member("\(spread.name).Data", Self.inlineDataCall(spread)),
                 ]
             }
-            let call =
-                spread.args.isEmpty
-                ? "__view.pointer()" : "__view.pointer(arguments: \(SwiftArtifactLiteral.arguments(spread.args)))"
             return [
                 "/// `...\(spread.name) @alias(as: \"\(alias.name)\")`: masked; pass it to the view that declared `\(spread.name)`.",
-                member("FragmentPointer<\(spread.name)>", call),
+                member("FragmentPointer<\(spread.name)>", Self.pointerCall(spread)),
             ]
         }
         let typeName = SwiftName.typeName(alias.name)
@@ -246,6 +233,19 @@ struct ViewEmitter {
             "/// `... \(alias.type.map { "on \($0) " } ?? "")@alias(as: \"\(alias.name)\")`: its selections, as a view of their own.",
             member(typeName, "\(typeName)(__view: __view)"),
         ]
+    }
+
+    /// A spread's masked pointer, with its `@arguments`.
+    static func pointerCall(_ spread: FragmentSpread) -> String {
+        spread.args.isEmpty
+            ? "__view.pointer()" : "__view.pointer(arguments: \(SwiftArtifactLiteral.arguments(spread.args)))"
+    }
+
+    /// An `@inline` spread's data, with its `@arguments`.
+    static func inlineDataCall(_ spread: FragmentSpread) -> String {
+        spread.args.isEmpty
+            ? "__view.inlineData(\(spread.name).self)"
+            : "__view.inlineData(\(spread.name).self, arguments: \(SwiftArtifactLiteral.arguments(spread.args)))"
     }
 
     /// `fragments.<name>`: the fragment's name with its first letter lowercased (`toDoItem_todo`).

@@ -1,36 +1,36 @@
-// JSON for `replay` scripts: object members in their order, each value's byte range kept (a
-// `response` is handed to the normalizer as the very bytes written), syntax errors at a byte offset.
-import RelayArena
+// The one JSON text parser: object members in their order, each value's byte range kept (a
+// `replay` script's `response` goes to the normalizer as the very bytes written), numbers as
+// written, depth-bounded, syntax errors at a byte offset. `JSONValue(parsing:)` reads through it.
 
 /// A parsed JSON value and where it is in the text.
-struct ScriptJSON {
-    indirect enum Kind {
+package struct JSONDocument {
+    package indirect enum Kind {
         case null
         case bool(Bool)
         /// The number's text as written.
         case number(String)
         case string(String)
-        case array([ScriptJSON])
-        case object([(key: String, value: ScriptJSON)])
+        case array([JSONDocument])
+        case object([(key: String, value: JSONDocument)])
     }
 
-    var kind: Kind
+    package var kind: Kind
     /// Byte range of the value in the text parsed.
-    var range: Range<Int>
+    package var range: Range<Int>
 
-    subscript(key: String) -> ScriptJSON? {
+    package subscript(key: String) -> JSONDocument? {
         if case .object(let members) = kind { return members.last { $0.key == key }?.value }
         return nil
     }
 
-    var string: String? {
+    package var string: String? {
         if case .string(let s) = kind { return s }
         return nil
     }
 
     /// As a variables or argument value: integers that fit in 64 bits as `.int`, other numbers
     /// as `.double` (as JavaScript holds them).
-    var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         switch kind {
         case .null: return .null
         case .bool(let b): return .bool(b)
@@ -43,53 +43,57 @@ struct ScriptJSON {
         }
     }
 
-    static func parse(_ bytes: [UInt8]) throws -> ScriptJSON {
-        var parser = Parser(bytes: bytes)
+    /// The largest nesting of arrays and objects accepted.
+    package static let maxDepth = 512
+
+    /// Parses `bytes`; a syntax error says "malformed JSON in `what`" and where.
+    package static func parse(_ bytes: [UInt8], what: String = "the script") throws -> JSONDocument {
+        var parser = Parser(bytes: bytes, what: what)
         parser.skipSpace()
         let value = try parser.value(depth: 0)
         parser.skipSpace()
-        guard parser.at == bytes.count else { throw parser.error("unexpected text after the script") }
+        guard parser.at == bytes.count else { throw parser.error("unexpected text after \(what)") }
         return value
     }
 
     private struct Parser {
         let bytes: [UInt8]
+        let what: String
         var at = 0
 
         func error(_ message: String) -> RelayArenaError {
-            RelayArenaError(
-                code: .malformedJSON, message: "malformed JSON in the script: \(message)", offset: UInt64(at))
+            RelayArenaError(code: .malformedJSON, message: "malformed JSON in \(what): \(message)", offset: UInt64(at))
         }
 
         mutating func skipSpace() {
             while at < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[at]) { at += 1 }
         }
 
-        mutating func literal(_ word: String, _ kind: Kind) throws -> ScriptJSON {
+        mutating func literal(_ word: String, _ kind: Kind) throws -> JSONDocument {
             let start = at
             for byte in word.utf8 {
                 guard at < bytes.count, bytes[at] == byte else { throw error("invalid literal") }
                 at += 1
             }
-            return ScriptJSON(kind: kind, range: start..<at)
+            return JSONDocument(kind: kind, range: start..<at)
         }
 
-        mutating func value(depth: Int) throws -> ScriptJSON {
-            guard depth < 512 else { throw error("nested too deeply") }
+        mutating func value(depth: Int) throws -> JSONDocument {
+            guard depth < JSONDocument.maxDepth else { throw error("nested more than \(JSONDocument.maxDepth) levels") }
             guard at < bytes.count else { throw error("unexpected end") }
             let start = at
             switch bytes[at] {
             case UInt8(ascii: "n"): return try literal("null", .null)
             case UInt8(ascii: "t"): return try literal("true", .bool(true))
             case UInt8(ascii: "f"): return try literal("false", .bool(false))
-            case UInt8(ascii: "\""): return ScriptJSON(kind: .string(try string()), range: start..<at)
+            case UInt8(ascii: "\""): return JSONDocument(kind: .string(try string()), range: start..<at)
             case UInt8(ascii: "["):
                 at += 1
-                var items: [ScriptJSON] = []
+                var items: [JSONDocument] = []
                 skipSpace()
                 if at < bytes.count, bytes[at] == UInt8(ascii: "]") {
                     at += 1
-                    return ScriptJSON(kind: .array(items), range: start..<at)
+                    return JSONDocument(kind: .array(items), range: start..<at)
                 }
                 while true {
                     skipSpace()
@@ -100,18 +104,18 @@ struct ScriptJSON {
                         at += 1
                     } else if bytes[at] == UInt8(ascii: "]") {
                         at += 1
-                        return ScriptJSON(kind: .array(items), range: start..<at)
+                        return JSONDocument(kind: .array(items), range: start..<at)
                     } else {
                         throw error("expected `,` or `]`")
                     }
                 }
             case UInt8(ascii: "{"):
                 at += 1
-                var members: [(key: String, value: ScriptJSON)] = []
+                var members: [(key: String, value: JSONDocument)] = []
                 skipSpace()
                 if at < bytes.count, bytes[at] == UInt8(ascii: "}") {
                     at += 1
-                    return ScriptJSON(kind: .object(members), range: start..<at)
+                    return JSONDocument(kind: .object(members), range: start..<at)
                 }
                 while true {
                     skipSpace()
@@ -128,13 +132,13 @@ struct ScriptJSON {
                         at += 1
                     } else if bytes[at] == UInt8(ascii: "}") {
                         at += 1
-                        return ScriptJSON(kind: .object(members), range: start..<at)
+                        return JSONDocument(kind: .object(members), range: start..<at)
                     } else {
                         throw error("expected `,` or `}`")
                     }
                 }
             default:
-                return ScriptJSON(kind: .number(try number()), range: start..<at)
+                return JSONDocument(kind: .number(try number()), range: start..<at)
             }
         }
 
