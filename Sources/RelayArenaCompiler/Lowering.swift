@@ -19,27 +19,34 @@ struct Lowering {
     /// type (an unaliased inline fragment leaves it as it was, since generated types do not
     /// refine by it), whether that is a list, the nearest variable `@include`/`@skip` (linked
     /// fields and aliased inline fragments start afresh), and whether the innermost inline
-    /// fragment has a type condition.
+    /// fragment has a type condition. For `@required` (relay's required_directive) also the
+    /// selection's response path (which linked fields and aliased inline fragments extend) and
+    /// whether an unaliased inline fragment on an abstract type encloses it (which they reset).
     struct AliasScope {
         var selectionType: String
         var plural = false
         var condition: Directive? = nil
         var withinTypedInlineFragment = false
+        var withinAbstractInlineFragment = false
+        var requiredPath = RequiredChecks.root
     }
 
     func selections(_ selectionSet: SelectionSet, parentType: String) throws -> [IRSelection] {
-        try selections(selectionSet, parentType: parentType, scope: AliasScope(selectionType: parentType))
+        var checks = RequiredChecks()
+        return try selections(
+            selectionSet, parentType: parentType, scope: AliasScope(selectionType: parentType), checks: &checks)
     }
 
-    private func selections(_ selectionSet: SelectionSet, parentType: String, scope: AliasScope) throws
-        -> [IRSelection]
-    {
+    private func selections(
+        _ selectionSet: SelectionSet, parentType: String, scope: AliasScope, checks: inout RequiredChecks
+    ) throws -> [IRSelection] {
         var result: [IRSelection] = []
         for selection in selectionSet.selections {
             switch selection {
             case let field as Field:
                 guard let conditions = try self.conditions(field.directives) else { continue }
-                result.append(wrap(.field(try lowerField(field, parentType: parentType)), in: conditions))
+                let lowered = try lowerField(field, parentType: parentType, scope: scope, checks: &checks)
+                result.append(wrap(.field(lowered), in: conditions))
             case let inline as GraphQL.InlineFragment:
                 guard let conditions = try self.conditions(inline.directives) else { continue }
                 let written = inline.typeCondition?.name.value
@@ -47,13 +54,20 @@ struct Lowering {
                 var inner = scope
                 inner.withinTypedInlineFragment = written != nil
                 let alias = try aliasName(inline.directives, default: written, at: inline)
+                // An aliased inline fragment reads as its own nullable object, so its `@required`
+                // fields bubble to it rather than to the enclosing field.
+                var enclosingRequired: [RequiredChecks.Required] = []
                 if let alias {
                     inner = AliasScope(
-                        selectionType: type, plural: scope.plural, withinTypedInlineFragment: written != nil)
-                } else if let directive = conditionDirective(inline.directives) {
-                    inner.condition = directive
+                        selectionType: type, plural: scope.plural, withinTypedInlineFragment: written != nil,
+                        requiredPath: checks.path(alias, under: scope.requiredPath))
+                    swap(&enclosingRequired, &checks.children)
+                } else {
+                    if let directive = conditionDirective(inline.directives) { inner.condition = directive }
+                    if let written, schema.isAbstract(written) { inner.withinAbstractInlineFragment = true }
                 }
-                let lowered = try selections(inline.selectionSet, parentType: type, scope: inner)
+                let lowered = try selections(inline.selectionSet, parentType: type, scope: inner, checks: &checks)
+                if alias != nil { checks.children = enclosingRequired }
                 let caught = try catchTo(inline.directives)
                 guard let alias else {
                     if caught != nil {
@@ -162,7 +176,9 @@ struct Lowering {
         throw CompilerError(node: spread.name, fallbackFile: fallbackFile, message: message)
     }
 
-    private func lowerField(_ field: Field, parentType: String) throws -> IRField {
+    private func lowerField(_ field: Field, parentType: String, scope: AliasScope, checks: inout RequiredChecks)
+        throws -> IRField
+    {
         let name = field.name.value
         if let alias = field.alias, alias.value == "__id", name != "__id" {
             // relay's `disallow_reserved_aliases`: the key is the record's data ID.
@@ -175,11 +191,20 @@ struct Lowering {
                 node: field, fallbackFile: fallbackFile,
                 message: "Field \"\(name)\" on type \"\(parentType)\" is not supported by this compiler.")
         }
+        // The field's own `@required` is checked before its selections, as relay does.
+        let (required, caught) = try fieldErrorHandling(field.directives, at: field)
+        let path = checks.path(field.alias?.value ?? name, under: scope.requiredPath)
+        try checkRequired(field, required, path: path, scope: scope, checks: &checks)
         var selections: [IRSelection]?
         if let selectionSet = field.selectionSet, !shape.isLeaf {
+            var enclosingRequired: [RequiredChecks.Required] = []
+            swap(&enclosingRequired, &checks.children)
             selections = try self.selections(
                 selectionSet, parentType: shape.typeName,
-                scope: AliasScope(selectionType: shape.typeName, plural: shape.plural))
+                scope: AliasScope(selectionType: shape.typeName, plural: shape.plural, requiredPath: path),
+                checks: &checks)
+            try checkNestedRequired(required, children: checks.children)
+            checks.children = enclosingRequired
         }
         var lowered = IRField(
             alias: field.alias?.value, name: name, args: ASTConversion.arguments(field.arguments),
@@ -189,7 +214,7 @@ struct Lowering {
         if let directive = field.directives.first(where: { $0.name.value == "connection" }) {
             try connection(directive, on: &lowered, node: field)
         }
-        (lowered.required, lowered.catchTo) = try fieldErrorHandling(field.directives, at: field)
+        (lowered.required, lowered.catchTo) = (required?.action, caught)
         let handles = field.directives.filter { Self.mutationDirectives.contains($0.name.value) }
         if let directive = handles.first {
             if handles.count > 1 {
@@ -204,7 +229,7 @@ struct Lowering {
 
     /// `@required(action:)` and `@catch(to:)` on a field, with relay's errors.
     private func fieldErrorHandling(_ directives: [Directive], at node: any GraphQL.Node) throws -> (
-        RequiredAction?, CatchTo?
+        RequiredChecks.Required?, CatchTo?
     ) {
         let required = directives.first { $0.name.value == "required" }
         let caught = try catchTo(directives)
@@ -224,7 +249,114 @@ struct Lowering {
                 node: argument.value, fallbackFile: fallbackFile,
                 message: "Expected @required(action:) to be one of NONE, LOG, THROW.")
         }
-        return (action, nil)
+        return (RequiredChecks.Required(action: action, directive: required, actionValue: value), nil)
+    }
+
+    /// relay's required_directive validation state for one fragment or operation, filled in the
+    /// one pass that lowers it: the first field at each response path (later ones must agree with
+    /// its `@required`) and the `@required` fields directly under the field being lowered (whose
+    /// nulls bubble to it, so they may not act less severely than it does).
+    struct RequiredChecks {
+        struct Required {
+            var action: RequiredAction
+            var directive: Directive
+            var actionValue: EnumValue
+        }
+
+        /// A field's response key or an aliased inline fragment's name under its parent's path.
+        /// Paths are numbered so that a deep selection is not keyed by its whole dotted path.
+        private struct PathKey: Hashable {
+            var parent: Int
+            var key: String
+        }
+
+        static let root = 0
+        private var paths: [PathKey: Int] = [:]
+        /// The first field written at each path: its alias or name (where relay reports it) and
+        /// its `@required`.
+        var first: [Int: (name: Name, required: Required?)] = [:]
+        var children: [Required] = []
+        /// The fragment's `@inline`: relay does not support `@required` in `@inline` fragments.
+        var inlineDirective: Directive? = nil
+
+        mutating func path(_ key: String, under parent: Int) -> Int {
+            let pathKey = PathKey(parent: parent, key: key)
+            if let id = paths[pathKey] { return id }
+            let id = paths.count + 1
+            paths[pathKey] = id
+            return id
+        }
+    }
+
+    /// relay's checks of one field's `@required` where it is written (in relay's order): not in
+    /// an unaliased inline fragment on an abstract type (a null could not be told from a type
+    /// that did not match), not in an `@inline` fragment, and the same `@required` on every
+    /// field at one response path, since they read one value.
+    private func checkRequired(
+        _ field: Field, _ required: RequiredChecks.Required?, path: Int, scope: AliasScope,
+        checks: inout RequiredChecks
+    ) throws {
+        if let required {
+            if scope.withinAbstractInlineFragment {
+                throw CompilerError(
+                    node: required.directive, fallbackFile: fallbackFile,
+                    message:
+                        "Unexpected @required within inline fragment on an abstract type. At runtime we cannot know if this field is null, or if it's missing because the inline fragment did not match. Consider using `@alias` to give your inline fragment a name."
+                )
+            }
+            if checks.inlineDirective != nil {
+                throw CompilerError(
+                    node: required.directive, fallbackFile: fallbackFile,
+                    message: "@required is not supported within @inline fragments.")
+            }
+            checks.children.append(required)
+        }
+        let name = field.alias ?? field.name
+        guard let previous = checks.first[path] else {
+            checks.first[path] = (name, required)
+            return
+        }
+        // relay reports differing actions at the first reference's, and a field/@required
+        // mismatch at whichever of the two is @required.
+        func mismatch(at node: Name) -> CompilerError {
+            CompilerError(
+                node: node, fallbackFile: fallbackFile,
+                message:
+                    "All references to a field must have matching @required declarations. The field '\(name.value)` is @required here"
+            )
+        }
+        switch (previous.required, required) {
+        case (let earlier?, let current?) where earlier.action != current.action:
+            throw CompilerError(
+                node: earlier.actionValue, fallbackFile: fallbackFile,
+                message:
+                    "All references to a @required field must have matching `action` arguments. The `action` used for '\(name.value)'"
+            )
+        case (_?, nil): throw mismatch(at: previous.name)
+        case (nil, _?): throw mismatch(at: name)
+        default:
+            return
+        }
+    }
+
+    /// A `@required` child's null bubbles to its `@required` parent, which then takes its own
+    /// action, so a child declaring a less severe one (NONE < LOG < THROW) would misstate what
+    /// happens. Reported at the parent's action, as relay does, naming the first such child's action.
+    private func checkNestedRequired(_ parent: RequiredChecks.Required?, children: [RequiredChecks.Required]) throws {
+        guard let parent else { return }
+        func severity(_ action: RequiredAction) -> Int {
+            switch action {
+            case .none: return 0
+            case .log: return 1
+            case .throw: return 2
+            }
+        }
+        guard let child = children.first(where: { severity($0.action) < severity(parent.action) }) else { return }
+        throw CompilerError(
+            node: parent.actionValue, fallbackFile: fallbackFile,
+            message:
+                "A @required field may not have an `action` less severe than that of its @required parent. This @required directive should probably have `action: \(child.action.rawValue)`"
+        )
     }
 
     /// `@catch` (`to: RESULT` by default, or `NULL`) among `directives`.
@@ -421,7 +553,10 @@ struct Lowering {
             provided.append(
                 IRArgumentDefinition(name: global, type: argument.type, defaultValue: nil, provider: provider))
         }
-        var lowered = try selections(definition.selectionSet, parentType: type)
+        var checks = RequiredChecks()
+        checks.inlineDirective = definition.directives.first { $0.name.value == "inline" }
+        var lowered = try selections(
+            definition.selectionSet, parentType: type, scope: AliasScope(selectionType: type), checks: &checks)
         if !renamed.isEmpty { lowered = Self.renaming(lowered, renamed) }
         return IRFragment(
             name: definition.name.value, typeCondition: type,
