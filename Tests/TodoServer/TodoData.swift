@@ -11,11 +11,15 @@
             public var key: Int
             public var text: String
             public var complete: Bool
+            /// When set, resolving `text` fails with this message (a field error: `text` is
+            /// non-null, so GraphQL nulls the todo where it is listed).
+            public var textError: String?
 
-            public init(key: Int, text: String, complete: Bool) {
+            public init(key: Int, text: String, complete: Bool, textError: String? = nil) {
                 self.key = key
                 self.text = text
                 self.complete = complete
+                self.textError = textError
             }
         }
 

@@ -37,6 +37,7 @@
             let resolvers = Resolvers(state: state)
             try attach(resolvers.query, to: query, fields: queryFields)
             try attach(resolvers.user, to: user, fields: user.fields())
+            try attach(resolvers.todo, to: todo, fields: todo.fields())
             try attach(resolvers.mutation, to: mutation, fields: mutation.fields())
             return try GraphQLSchema(query: query, mutation: mutation, types: [user, todo])
         }
@@ -74,6 +75,16 @@
             ]
         }
 
+        var todo: [String: GraphQLFieldResolve] {
+            [
+                "text": { source, _, _, _ in
+                    let todo = source as? Object
+                    if let message = todo?["__textError"] as? String { throw GraphQLError(message: message) }
+                    return todo?["text"] as? String
+                }
+            ]
+        }
+
         var user: [String: GraphQLFieldResolve] {
             ["todos": { source, args, _, _ in Self.connection(source, args) }]
         }
@@ -91,7 +102,7 @@
         static func object(_ todo: TodoData.Todo) -> Object {
             [
                 "__typename": "Todo", "id": GlobalID.make("Todo", String(todo.key)), "text": todo.text,
-                "complete": todo.complete,
+                "complete": todo.complete, "__textError": todo.textError,
             ]
         }
 

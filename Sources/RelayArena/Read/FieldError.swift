@@ -126,3 +126,32 @@ extension ReadResult {
         fieldErrors.first(where: \.wouldThrow).map(FieldErrorFailure.init)
     }
 }
+
+/// What a `@catch(to: RESULT)` caught (relay's `{ok: false, errors}`): the events met under it,
+/// each `handled`, and relay's `errors` made from them.
+public struct FieldErrors: Error, Sendable, Hashable, CustomStringConvertible {
+    public var events: [FieldError]
+
+    public init(_ events: [FieldError]) { self.events = events }
+
+    /// relay's `errors` list: the server's errors without `message`, `{path}` for missing data,
+    /// the message of a `@required(action: THROW)` (a `LOG` one lists nothing).
+    public var errors: [ReadValue] { events.compactMap(\.caught) }
+
+    /// The server's `message` of each stored error met (what `errors` leaves out, as relay does).
+    public var serverMessages: [String] {
+        events.compactMap { event in
+            guard case .object(let members)? = event.error,
+                case .string(let message)? = members.last(where: { $0.key == "message" })?.value
+            else { return nil }
+            return message
+        }
+    }
+
+    public var description: String {
+        events.map { "\($0.kind.rawValue) at '\($0.fieldPath)' in '\($0.owner)'" }.joined(separator: "; ")
+    }
+}
+
+/// A `@catch(to: RESULT)` selection in a typed view: its value, or what was caught under it.
+public typealias Caught<Value> = Result<Value, FieldErrors>

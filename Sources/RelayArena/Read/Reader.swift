@@ -257,33 +257,15 @@ struct Reader {
         for selection in selections {
             switch selection {
             case .scalarField(let f):
-                guard f.required != nil || f.catchTo != nil else {
-                    _ = readScalar(f, record: record, dataID: dataID, into: &data)
-                    continue
+                let held = handlingFieldErrors(required: f.required, catchTo: f.catchTo, key: f.responseKey, &data) {
+                    $0.readScalar(f, record: record, dataID: dataID, into: &$1)
                 }
-                if let to = f.catchTo {
-                    let previous = fieldErrors
-                    fieldErrors = []
-                    let value = readScalar(f, record: record, dataID: dataID, into: &data)
-                    if let result = caught(value, to, previous: previous) { set(&data, f.responseKey, result) }
-                } else if let action = f.required {
-                    let value = readScalar(f, record: record, dataID: dataID, into: &data)
-                    if !requiredHolds(value, action, name: f.responseKey) { return false }
-                }
+                if !held { return false }
             case .linkedField(let f):
-                guard f.required != nil || f.catchTo != nil else {
-                    _ = readLinked(f, record: record, into: &data)
-                    continue
+                let held = handlingFieldErrors(required: f.required, catchTo: f.catchTo, key: f.responseKey, &data) {
+                    $0.readLinked(f, record: record, into: &$1)
                 }
-                if let to = f.catchTo {
-                    let previous = fieldErrors
-                    fieldErrors = []
-                    let value = readLinked(f, record: record, into: &data)
-                    if let result = caught(value, to, previous: previous) { set(&data, f.responseKey, result) }
-                } else if let action = f.required {
-                    let value = readLinked(f, record: record, into: &data)
-                    if !requiredHolds(value, action, name: f.responseKey) { return false }
-                }
+                if !held { return false }
             case .condition(let c):
                 if (variables[c.variable] ?? .null).isTruthy == c.passingValue {
                     guard traverseSelections(c.selections, record: record, dataID: dataID, into: &data) else {
@@ -343,6 +325,27 @@ struct Reader {
             }
         }
         return true
+    }
+
+    /// A field read with its `@catch` (relay's `_catchErrors` around it) or `@required` (its
+    /// `_handleRequiredFieldValue` after it); `false` when a required one was null.
+    @inline(__always)
+    mutating func handlingFieldErrors(
+        required: RequiredAction?, catchTo: CatchTo?, key: String, _ data: inout [(String, ReadValue)],
+        _ read: (inout Reader, inout [(String, ReadValue)]) -> ReadValue?
+    ) -> Bool {
+        guard required != nil || catchTo != nil else {
+            _ = read(&self, &data)
+            return true
+        }
+        if let to = catchTo {
+            let previous = fieldErrors
+            fieldErrors = []
+            let value = read(&self, &data)
+            if let result = caught(value, to, previous: previous) { set(&data, key, result) }
+            return true
+        }
+        return requiredHolds(read(&self, &data), required!, name: key)
     }
 
     /// relay's `_readScalar`: the value (`nil`: undefined), set under the response key.

@@ -22,6 +22,18 @@ extension StoreSnapshot {
         return (data, result.isMissingData, result.fieldErrors)
     }
 
+    /// A `@catch` fragment's read as its result: the data, or what was caught (a `to: NULL`
+    /// one's data is `nil` instead).
+    public func readCaught<F: Fragment>(_ fragment: F.Type, _ pointer: FragmentPointer<F>) -> Caught<F.Data?> {
+        let (data, result) = typedRead(fragment, pointer)
+        return Self.caught(data, result)
+    }
+
+    private static func caught<Data>(_ data: Data?, _ result: ReadResult) -> Caught<Data?> {
+        guard case .bool(false)? = result.data?["ok"] else { return .success(data) }
+        return .failure(FieldErrors(result.fieldErrors))
+    }
+
     private func typedRead<F: Fragment>(_ fragment: F.Type, _ pointer: FragmentPointer<F>) -> (F.Data?, ReadResult) {
         let artifact = F.artifact
         var variables = pointer.variables
@@ -48,6 +60,12 @@ extension StoreSnapshot {
         let (data, result) = typedRead(operation)
         if let failure = result.throwingFieldError() { throw failure }
         return (data, result.isMissingData, result.fieldErrors)
+    }
+
+    /// A `@catch` operation's read as its result.
+    public func readCaught<O: GraphQLOperation>(_ operation: O) -> Caught<O.Data?> {
+        let (data, result) = typedRead(operation)
+        return Self.caught(data, result)
     }
 
     private func typedRead<O: GraphQLOperation>(_ operation: O) -> (O.Data?, ReadResult) {

@@ -38,6 +38,13 @@ struct SwiftArtifactLiteral {
         return p.out
     }
 
+    /// One selection, as `selection(_:indent:)` prints it inside a list.
+    static func selection(_ s: Selection) -> String {
+        var p = SwiftArtifactLiteral()
+        p.selection(s, indent: 0)
+        return p.out
+    }
+
     /// `, throwOnFieldError: true`, `, catchTo: .result`, `, required: .throw`, or nothing.
     private static func errorHandling(
         throwOnFieldError: Bool = false, catchTo: CatchTo?, required: RequiredAction? = nil, separator: String = ", "

@@ -45,7 +45,7 @@ package struct SwiftGenerator: Sendable {
         var inputs: Set<String> = []
         for name in compiled.fragments.keys.sorted() {
             let f = compiled.fragments[name]!
-            var emitter = ViewEmitter(schema: schema, prefix: name)
+            var emitter = ViewEmitter(schema: schema, prefix: name, strict: f.throwOnFieldError || f.catchTo == .result)
             let view: String
             do {
                 view = try emitter.viewStruct("Data", f.selections, parentType: f.typeCondition, indent: 1)
@@ -74,7 +74,7 @@ package struct SwiftGenerator: Sendable {
                 out +=
                     "\n" + RefetchEmitter.conformance(fragment: name, metadata: metadata, parameters: variables.params)
             }
-            out += Self.declarations(emitter.dynamicDeclarations)
+            out += Self.declarations(emitter.fileDeclarations)
             files.append(GeneratedFile(name: "\(name).graphql.swift", contents: out))
         }
         for name in compiled.operations.keys.sorted() {
@@ -85,7 +85,7 @@ package struct SwiftGenerator: Sendable {
                 case .mutation: schema.schema.mutationType?.name
                 case .subscription: schema.schema.subscriptionType?.name
                 }
-            var emitter = ViewEmitter(schema: schema, prefix: name)
+            var emitter = ViewEmitter(schema: schema, prefix: name, strict: o.throwOnFieldError || o.catchTo == .result)
             let view: String
             do {
                 view = try emitter.viewStruct("Data", o.reader, parentType: rootType ?? "", indent: 1)
@@ -110,7 +110,7 @@ package struct SwiftGenerator: Sendable {
             out += view
             out +=
                 "}\n\nextension \(name) {\n    public static let artifact = \(SwiftArtifactLiteral.operation(o))\n}\n"
-            out += Self.declarations(emitter.dynamicDeclarations)
+            out += Self.declarations(emitter.fileDeclarations)
             files.append(GeneratedFile(name: "\(name).graphql.swift", contents: out))
         }
         // One file per input object, with the input objects and enums their fields use.

@@ -30,6 +30,13 @@ indirect enum TypeRef: Equatable {
     }
 
     var isNonNull: Bool { if case .nonNull = self { true } else { false } }
+
+    /// Non-null at each of `levels` (0 this type, 1 its items, …), as `@semanticNonNull` declares.
+    func semanticallyNonNull(_ levels: Set<Int>, level: Int = 0) -> TypeRef {
+        var inner = nullable
+        if case .list(let item) = inner { inner = .list(item.semanticallyNonNull(levels, level: level + 1)) }
+        return isNonNull || levels.contains(level) ? .nonNull(inner) : inner
+    }
     var nullable: TypeRef { if case .nonNull(let inner) = self { inner } else { self } }
     var namedType: String {
         switch self {
@@ -49,8 +56,9 @@ enum LeafKind: Equatable {
 }
 
 extension SchemaModel {
-    /// The declared type of `field` on `parentType` (`__typename` is `String!` everywhere).
-    func fieldType(_ field: String, on parentType: String) -> TypeRef? {
+    /// The declared type of `field` on `parentType` (`__typename` is `String!` everywhere); with
+    /// `semantic`, its `@semanticNonNull` levels non-null (where relay's typegen makes them so).
+    func fieldType(_ field: String, on parentType: String, semantic: Bool = false) -> TypeRef? {
         if field == "__typename" { return .nonNull(.named("String")) }
         if field == "__id" { return .nonNull(.named("ID")) }
         let type = schema.getType(name: parentType)
@@ -62,7 +70,20 @@ extension SchemaModel {
         } else {
             map = nil
         }
-        return map?[field].map { TypeRef($0.type) }
+        guard let definition = map?[field] else { return nil }
+        let declared = TypeRef(definition.type)
+        guard semantic, let levels = Self.semanticNonNullLevels(definition) else { return declared }
+        return declared.semanticallyNonNull(levels)
+    }
+
+    /// `@semanticNonNull(levels: [Int] = [0])` on a field's definition: the levels (0 the field,
+    /// 1 its items, …) that are null only on an error.
+    private static func semanticNonNullLevels(_ field: GraphQLField) -> Set<Int>? {
+        guard let directive = field.astNode?.directives.first(where: { $0.name.value == "semanticNonNull" })
+        else { return nil }
+        guard let argument = directive.arguments.first(where: { $0.name.value == "levels" }) else { return [0] }
+        let values = (argument.value as? ListValue)?.values ?? [argument.value]
+        return Set(values.compactMap { ($0 as? IntValue).flatMap { Int($0.value) } })
     }
 
     func leafKind(_ named: String) -> LeafKind {

@@ -13,17 +13,27 @@ struct ViewEmitter {
     private(set) var keyCount = 0
     private var literalSlots: [String: Int] = [:]
     private var dynamicSlots: [String: Int] = [:]
-    /// File-scope declarations of keys formatted from variables, in slot order.
-    private(set) var dynamicDeclarations: [String] = []
+    /// File-scope declarations: keys formatted from variables (in slot order) and the selections
+    /// a `@catch` reads again.
+    private(set) var fileDeclarations: [String] = []
     private(set) var enumsUsed: Set<String> = []
+    private var caughtCount = 0
 
     /// Prefixes file-scope names (the definition's name), so files can be combined into one.
     let prefix: String
+    /// The definition's `@throwOnFieldError` (or `@catch`): `@semanticNonNull` fields are non-optional.
+    let strictDocument: Bool
+    /// Inside a `@catch`ed selection, where `@semanticNonNull` fields are non-optional too.
+    private var withinCatch = false
 
-    init(schema: SchemaModel, prefix: String) {
+    init(schema: SchemaModel, prefix: String, strict: Bool = false) {
         self.schema = schema
         self.prefix = prefix
+        self.strictDocument = strict
     }
+
+    /// relay's typegen: a `@semanticNonNull` field is non-null where a field error would throw or be caught.
+    private var strict: Bool { strictDocument || withinCatch }
 
     typealias Conditions = [(variable: String, passingValue: Bool)]
 
@@ -58,7 +68,10 @@ struct ViewEmitter {
                     requiredChecks.append(guardedCheck(item.conditions, "__view.isPresent(\(k))"))
                 }
             case .linkedField(let f):
-                guard let type = schema.fieldType(f.handle?.fieldName ?? f.name, on: parentType) else {
+                guard
+                    let type = schema.fieldType(
+                        f.handle?.fieldName ?? f.name, on: parentType, semantic: strict || f.catchTo == .result)
+                else {
                     throw UnsupportedSelection(message: "no field \(f.name) on \(parentType)")
                 }
                 let typeName = SwiftName.typeName(f.responseKey)
@@ -67,7 +80,10 @@ struct ViewEmitter {
                     f, type: type, typeName: typeName, conditions: item.conditions)
                 members.append(property)
                 if let check { requiredChecks.append(check) }
+                let outer = withinCatch
+                withinCatch = withinCatch || f.catchTo != nil
                 nested.append(try viewStruct(typeName, f.selections, parentType: type.namedType, indent: indent + 1))
+                withinCatch = outer
             case .fragmentSpread(let spread) where spread.inlineData != nil:
                 // relay's `readInlineData`: the fragment's own view, not a pointer; its fields stay masked here.
                 let optional = item.conditions.isEmpty ? "" : "?"
@@ -210,9 +226,12 @@ struct ViewEmitter {
         }
         let name = SwiftName.identifier(Self.fragmentsMember(alias.name))
         func member(_ type: String, _ expr: String) -> String {
-            tests.isEmpty
-                ? "public var \(name): \(type) { \(expr) }"
-                : "public var \(name): \(type)? { \(tests.joined(separator: " && ")) ? \(expr) : nil }"
+            let valueType = tests.isEmpty ? type : type + "?"
+            let body = tests.isEmpty ? expr : "\(tests.joined(separator: " && ")) ? \(expr) : nil"
+            if let to = alias.catchTo {
+                return caughtProperty(name, .aliasedInlineFragment(alias), to, valueType: valueType, expr: body)
+            }
+            return "public var \(name): \(valueType) { \(body) }"
         }
         if alias.selections.count == 1, case .fragmentSpread(let spread) = alias.selections[0] {
             if spread.inlineData != nil {
@@ -227,8 +246,11 @@ struct ViewEmitter {
             ]
         }
         let typeName = SwiftName.typeName(alias.name)
+        let outer = withinCatch
+        withinCatch = withinCatch || alias.catchTo != nil
         nested.append(
             try viewStruct(typeName, alias.selections, parentType: alias.type ?? parentType, indent: indent + 1))
+        withinCatch = outer
         return [
             "/// `... \(alias.type.map { "on \($0) " } ?? "")@alias(as: \"\(alias.name)\")`: its selections, as a view of their own.",
             member(typeName, "\(typeName)(__view: __view)"),
@@ -293,7 +315,7 @@ struct ViewEmitter {
         if dynamicSlots[description] == nil {
             dynamicSlots[description] = slot
             keyCount += 1
-            dynamicDeclarations.append("private let \(prefix)_dynamicKey\(slot) = \(description)")
+            fileDeclarations.append("private let \(prefix)_dynamicKey\(slot) = \(description)")
         }
         return "K(\(slot), \(prefix)_dynamicKey\(slot))"
     }
@@ -313,16 +335,19 @@ struct ViewEmitter {
             let type = conditions.isEmpty ? "String" : "String?"
             return (["public var \(name): \(type) { \(guarded(conditions, accessor)) }"], false)
         }
-        guard let type = schema.fieldType(f.name, on: parentType) else {
+        guard let type = schema.fieldType(f.name, on: parentType, semantic: strict || f.catchTo == .result) else {
             throw UnsupportedSelection(message: "no field \(f.name) on \(parentType)")
         }
         let k = key(f.storageKey, name: f.name, args: f.args)
         // `@required`: present whenever this view exists (its parent is nil otherwise).
         let optional = (!type.isNonNull || !conditions.isEmpty) && f.required == nil
-        var lines: [String] = []
         let (swiftType, call, fallback) = scalarAccess(type.nullable, key: k)
         let expr = optional ? guarded(conditions, call) : "\(call) ?? \(fallback)"
-        lines.append("public var \(name): \(swiftType)\(optional ? "?" : "") { \(expr) }")
+        let valueType = swiftType + (optional ? "?" : "")
+        if let to = f.catchTo {
+            return ([caughtProperty(name, .scalarField(f), to, valueType: valueType, expr: expr)], false)
+        }
+        var lines = ["public var \(name): \(valueType) { \(expr) }"]
         if swiftType == "String" {
             // The hot-loop spelling: the arena's bytes, no String made.
             let utf8Call = "__view.utf8(\(k))"
@@ -330,6 +355,25 @@ struct ViewEmitter {
             lines.append("public var \(f.responseKey)UTF8: BorrowedUTF8\(optional ? "?" : "") { \(utf8Expr) }")
         }
         return (lines, f.responseKey == "id" && swiftType == "String" && !optional)
+    }
+
+    /// relay's `@catch` on a field or aliased inline fragment: `Caught<Value>` (`to: RESULT`) or
+    /// an optional that is `nil` when anything was met (`to: NULL`). The selection is declared at
+    /// file scope for the Reader to read again.
+    private mutating func caughtProperty(
+        _ name: String, _ selection: Selection, _ to: CatchTo, valueType: String, expr: String
+    ) -> String {
+        let literal = "\(prefix)_caught\(caughtCount)"
+        caughtCount += 1
+        fileDeclarations.append("private let \(literal): Selection = \(SwiftArtifactLiteral.selection(selection))")
+        let owner = SwiftName.literal(prefix)
+        switch to {
+        case .result:
+            return "public var \(name): Caught<\(valueType)> { __view.caught(\(literal), owner: \(owner)) { \(expr) } }"
+        case .null:
+            let type = valueType.hasSuffix("?") ? valueType : valueType + "?"
+            return "public var \(name): \(type) { __view.caughtOrNil(\(literal), owner: \(owner)) { \(expr) } }"
+        }
     }
 
     /// Swift type (without the outer optional), the accessor call and the missing-data fallback.
@@ -381,27 +425,19 @@ struct ViewEmitter {
         throws -> (String, String?)
     {
         let name = SwiftName.identifier(f.responseKey)
-        let k = key(f.storageKey, name: f.name, args: f.args)
-        let childRequired = Self.hasRequired(f.selections)
-        if case .list = type.nullable {
-        } else if childRequired || f.required != nil {
-            // A record whose `@required` field is null reads nil (relay nulls it): so does the
-            // property; a `@required` one is not optional, its parent being nil instead.
-            let linked = "__view.linked(\(k), as: \(typeName).self)"
-            let read = childRequired ? "\(linked).flatMap { $0.__requiredHold ? $0 : nil }" : linked
-            let check = f.required.map { _ in guardedCheck(conditions, "(\(read) != nil)") }
-            if f.required != nil {
-                return ("public var \(name): \(typeName) { \(read) ?? \(typeName)(__view: __view.emptyView) }", check)
-            }
-            return ("public var \(name): \(typeName)? { \(guarded(conditions, read)) }", nil)
+        let (valueType, expr, check) = try linkedAccess(f, type: type, typeName: typeName, conditions: conditions)
+        if let to = f.catchTo {
+            return (caughtProperty(name, .linkedField(f), to, valueType: valueType, expr: expr), nil)
         }
-        return (try plainLinkedProperty(f, type: type, typeName: typeName, conditions: conditions, key: k), nil)
+        return ("public var \(name): \(valueType) { \(expr) }", check)
     }
 
-    private mutating func plainLinkedProperty(
-        _ f: LinkedField, type: TypeRef, typeName: String, conditions: Conditions, key k: String
-    ) throws -> String {
-        let name = SwiftName.identifier(f.responseKey)
+    /// The property's type and body, and its `@required` check.
+    private mutating func linkedAccess(_ f: LinkedField, type: TypeRef, typeName: String, conditions: Conditions)
+        throws -> (String, String, String?)
+    {
+        let k = key(f.storageKey, name: f.name, args: f.args)
+        let childRequired = Self.hasRequired(f.selections)
         let optional = !type.isNonNull || !conditions.isEmpty
         switch type.nullable {
         case .list(let item):
@@ -411,16 +447,25 @@ struct ViewEmitter {
             }
             let element = item.isNonNull ? typeName : typeName + "?"
             if optional {
-                return
-                    "public var \(name): ViewList<\(element)>? { \(guarded(conditions, "__view.list(\(k), of: \(element).self)")) }"
+                return ("ViewList<\(element)>?", guarded(conditions, "__view.list(\(k), of: \(element).self)"), nil)
             }
-            return "public var \(name): ViewList<\(element)> { __view.listOrEmpty(\(k), of: \(element).self) }"
+            return ("ViewList<\(element)>", "__view.listOrEmpty(\(k), of: \(element).self)", nil)
         default:
-            if optional {
-                return
-                    "public var \(name): \(typeName)? { \(guarded(conditions, "__view.linked(\(k), as: \(typeName).self)")) }"
+            if childRequired || f.required != nil {
+                // A record whose `@required` field is null reads nil (relay nulls it): so does the
+                // property; a `@required` one is not optional, its parent being nil instead.
+                let linked = "__view.linked(\(k), as: \(typeName).self)"
+                let read = childRequired ? "\(linked).flatMap { $0.__requiredHold ? $0 : nil }" : linked
+                if f.required != nil {
+                    let check = guardedCheck(conditions, "(\(read) != nil)")
+                    return (typeName, "\(read) ?? \(typeName)(__view: __view.emptyView)", check)
+                }
+                return (typeName + "?", guarded(conditions, read), nil)
             }
-            return "public var \(name): \(typeName) { __view.linkedOrEmpty(\(k), as: \(typeName).self) }"
+            if optional {
+                return (typeName + "?", guarded(conditions, "__view.linked(\(k), as: \(typeName).self)"), nil)
+            }
+            return (typeName, "__view.linkedOrEmpty(\(k), as: \(typeName).self)", nil)
         }
     }
 }

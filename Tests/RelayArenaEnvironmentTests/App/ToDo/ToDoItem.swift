@@ -5,7 +5,7 @@ import RelayArena
 private let todoFragment = graphql(
     """
     fragment ToDoItem_todo on Todo {
-      text
+      text @required(action: THROW)
       complete
     }
     """)

@@ -13,6 +13,8 @@ public enum ToDoItem_todo: Fragment {
         public var text: String { __view.string(K(0, "text")) ?? "" }
         public var textUTF8: BorrowedUTF8 { __view.utf8(K(0, "text")) ?? .empty }
         public var complete: Bool { __view.bool(K(1, "complete")) ?? false }
+        /// Every `@required` field of this selection holds a value (else its parent reads nil).
+        public var __requiredHold: Bool { __view.isPresent(K(0, "text")) }
     }
 }
 
@@ -22,7 +24,7 @@ extension ToDoItem_todo {
         abstractKey: nil,
         argumentDefinitions: [], plural: false,
         selections: [
-            .scalarField(ScalarField(alias: nil, name: "text", args: [], storageKey: nil, shape: .scalar)),
+            .scalarField(ScalarField(alias: nil, name: "text", args: [], storageKey: nil, shape: .scalar, required: .throw)),
             .scalarField(ScalarField(alias: nil, name: "complete", args: [], storageKey: nil, shape: .scalar)),
         ])
 }
