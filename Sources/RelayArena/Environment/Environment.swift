@@ -79,6 +79,7 @@ public final class Environment {
         self.requestOptions = requestOptions
         self.limits = limits
         self.subscriptions = StoreSubscriptions(store: store)
+        subscriptions.fieldErrorLog = { event in MainActor.assumeIsolated { log(.fieldError(event)) } }
         roots.onRootDropped = { [weak self] in MainActor.assumeIsolated { self?.scheduleCollection() } }
     }
 

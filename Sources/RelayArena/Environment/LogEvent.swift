@@ -22,6 +22,10 @@ public enum LogEvent: Sendable, Equatable {
     /// relay's `idCollision.typename`: one response gave the record `dataID` two types (a server
     /// that breaks the globally unique ID rule). The record keeps its fields of both. A warning.
     case idCollision(dataID: String, previousTypename: String, newTypename: String)
+    /// relay's `relayFieldLogger` event: a field error of a read handed to a model or a
+    /// subscriber (its first read and each changed one). `@required(action: LOG)`'s
+    /// (`missing_required_field.log`) is a warning.
+    case fieldError(FieldError)
     /// A scheduled collection started marking.
     case gcStart
     /// A write, a new root or a hold came while it marked: it marks again, or waits for the hold.
@@ -33,6 +37,7 @@ public enum LogEvent: Sendable, Equatable {
     public var isWarning: Bool {
         switch self {
         case .unexpectedCursor, .idCollision: true
+        case .fieldError(let event): event.kind == .missingRequiredFieldLog
         default: false
         }
     }
@@ -43,6 +48,7 @@ public enum LogEvent: Sendable, Equatable {
         switch self {
         case .unexpectedCursor: "connection.unexpectedCursor"
         case .idCollision: "idCollision.typename"
+        case .fieldError(let event): event.kind.rawValue
         case .executeStart: "execute.start"
         case .executeNext: "execute.next"
         case .executeComplete: "execute.complete"
@@ -64,6 +70,10 @@ public enum LogEvent: Sendable, Equatable {
                 : "Relay: Unexpected before cursor `\(cursor)`, edges must be fetched from the beginning of the list (`\(expected)`)."
         case .idCollision(let dataID, let previous, let new):
             "RelayResponseNormalizer: Invalid record `\(dataID)`. Expected __typename to be consistent, but the record was assigned conflicting types `\(previous)` and `\(new)`. The GraphQL server likely violated the globally unique id requirement by returning the same id for different objects."
+        case .fieldError(let event):
+            event.kind == .payloadError
+                ? "\(event.kind.rawValue) at '\(event.fieldPath)' in '\(event.owner)': \(event.error?.jsonText ?? "")"
+                : event.throwMessage
         case .executeStart(let id, let operation, _): "execute.start #\(id) \(operation)"
         case .executeNext(let id, let operation): "execute.next #\(id) \(operation)"
         case .executeComplete(let id): "execute.complete #\(id)"

@@ -78,9 +78,19 @@ public final class StoreSubscriptions {
     /// adopts the payload's numbering).
     private var numbering: Int
 
+    /// relay's `relayFieldLogger`: told each field error of a read a subscriber is handed (its
+    /// first read, and each one whose data changed). The environment sets it to its `log`.
+    public var fieldErrorLog: ((FieldError) -> Void)?
+
     public init(store: RecordStore) {
         self.store = store
         numbering = store.symbolNumbering
+    }
+
+    @inline(__always)
+    private func reportFieldErrors(_ result: ReadResult) {
+        guard let fieldErrorLog, !result.fieldErrors.isEmpty else { return }
+        for event in result.fieldErrors { fieldErrorLog(event) }
     }
 
     public var count: Int { live }
@@ -112,6 +122,7 @@ public final class StoreSubscriptions {
         subscribers.append(subscriber)
         live += 1
         index(id, symbols: symbols, absent: absent)
+        reportFieldErrors(result)
         return (result, SubscriptionID(raw: id))
     }
 
@@ -230,6 +241,7 @@ public final class StoreSubscriptions {
             // if its data changed, and otherwise gets the newest read (its result), never an older one.
             if rounds != round, rows[id].calledInRound > round { continue }
             rows[id].calledInRound = round
+            reportFieldErrors(result)
             subscriber.storeDidChange(result)
             called.append(SubscriptionID(raw: id))
         }

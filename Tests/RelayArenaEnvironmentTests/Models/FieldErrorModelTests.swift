@@ -40,6 +40,31 @@ final class FieldErrorModelTests: XCTestCase {
         XCTAssertEqual(
             model.state.data?.jsonText.contains(#""node":null"#), true, model.state.data?.jsonText ?? "no data")
     }
+
+    func testRequiredLogReachesTheEnvironmentsLog() async throws {
+        var events: [LogEvent] = []
+        let network = MockNetwork()
+        let environment = Environment(network: network, log: { events.append($0) })
+        let model = QueryModel(environment: environment, operation: ToDoRequiredListQuery())
+        async let loaded: Void = model.load()
+        network.resolve(await network.nextRequest(), json: RequiredViewTests.response)
+        await loaded
+        let fieldEvents = events.filter { if case .fieldError = $0 { true } else { false } }
+        // relay's field logger hears every event of the read: the server's error, then the LOG.
+        XCTAssertEqual(
+            fieldEvents.map(\.name), ["relay_field_payload.error", "missing_required_field.log"])
+        XCTAssertEqual(fieldEvents.map(\.isWarning), [false, true])
+        XCTAssertEqual(
+            fieldEvents.last?.message,
+            "Relay: Missing @required value at path 'user.todos.edges.1.node.text' in 'ToDoRequiredListQuery'.")
+
+        // A later read without errors logs none; one without changes is not handed out again.
+        events = []
+        let fixed =
+            #"{"data":{"user":{"id":"me","todos":{"edges":[{"node":{"id":"t2","text":"Walk","complete":false}}]}}}}"#
+        try environment.commitPayload(ToDoRequiredListQuery.artifact, variables: [:], response: Array(fixed.utf8))
+        XCTAssertFalse(events.contains { if case .fieldError = $0 { true } else { false } })
+    }
 }
 
 extension FragmentStatus {
