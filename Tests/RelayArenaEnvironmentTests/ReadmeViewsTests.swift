@@ -13,6 +13,7 @@ final class ReadmeViewsTests: XCTestCase {
     func testDocCArticlesQuoteTheCompiledViews() throws {
         let catalog = "Sources/RelayArena/RelayArena.docc/"
         try assertQuotes(catalog + "TheEnvironment.md", ["ToDoScreen.swift"])
+        try assertQuotes(catalog + "FieldErrorsAndNullability.md", ["ToDoCaught.swift"])
         try assertQuotes(
             catalog + "PaginationAndMutations.md", ["ToDoToggle.swift", "ToDoPagination.swift", "ToDoAdd.swift"])
     }
