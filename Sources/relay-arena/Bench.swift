@@ -143,6 +143,10 @@ struct Bench: ParsableCommand {
         guard fields == 2 * todos else {
             throw RelayArenaError(code: .misuse, message: "reads found \(fields) fields, expected \(2 * todos)")
         }
+        progress(
+            "reads: relay's reader over the list; its todos holding server errors for a field it does not select, or not"
+        )
+        let errorReads = try fieldErrorReadFigures(first: first, operation: operation, limits: limits)
         let allocations = try allocationCounts(store)
 
         progress("snapshots: write (vs write + fsync of as many bytes), open + verify + first read, first write's copy")
@@ -199,6 +203,14 @@ struct Bench: ParsableCommand {
             ("read_allocations", allocations.readAllocations.map { String($0) } ?? "null", nil),
             ("read_todos_seconds", fmt(readTodos), nil),
             ("read_todos_allocations", allocations.readTodosAllocations.map { String($0) } ?? "null", nil),
+            ("reader_list_seconds", fmt(errorReads.clean), nil),
+            ("reader_list_errors_elsewhere_seconds", fmt(errorReads.withErrors), nil),
+            ("reader_errors_elsewhere_ratio_median", fmt(errorReads.ratio), nil),
+            ("reader_list_allocations", allocations.readerListAllocations.map { String($0) } ?? "null", nil),
+            (
+                "reader_list_errors_elsewhere_allocations",
+                allocations.readerListErrorsElsewhereAllocations.map { String($0) } ?? "null", nil
+            ),
         ]
         rows += [
             ("snapshot_bytes", String(snap.bytes), nil),
@@ -293,6 +305,12 @@ struct Bench: ParsableCommand {
                     } ?? "")
             )
         #endif
+        print(
+            "relay's reader over the list, every todo holding a server error for a field it does not select / none "
+                + "(median of \(Self.pairedRounds) paired rounds): \(fmt(errorReads.ratio))×; allocations "
+                + "\(allocations.readerListErrorsElsewhereAllocations.map { String($0) } ?? "-") / "
+                + "\(allocations.readerListAllocations.map { String($0) } ?? "-")"
+        )
         print(
             "snapshot open + verify + first read / ingest: \(fmt(snap.open / ingest))×; snapshot write / write + fsync of as many bytes: \(fmt(snap.write / snap.plainWrite))×; first write's copy / ingest: \(fmt(snap.firstWrite / ingest))×"
         )
@@ -535,6 +553,32 @@ struct Bench: ParsableCommand {
     }
 
     static let fieldReads = 1_000_000
+
+    /// relay's reader over TodoListQuery's selection on the list's store and on the same store
+    /// after a second response failed every todo's `notes` (not selected): best seconds of each,
+    /// and the median of paired rounds' ratios (errors / none).
+    func fieldErrorReadFigures(first: [UInt8], operation: OperationArtifact, limits: NormalizationLimits) throws
+        -> (clean: Double, withErrors: Double, ratio: Double)
+    {
+        let (clean, withErrors) = try FieldErrorReads.stores(todos: todos, first: first, limits: limits)
+        var best = (clean: Double.infinity, withErrors: Double.infinity)
+        var ratios: [Double] = []
+        for round in 0..<Self.pairedRounds {
+            var read = (0, 0)
+            let (a, b) = alternately(
+                round % 2 == 0,
+                { timed { read.0 = FieldErrorReads.readList(clean, operation: operation, todos: todos) } },
+                { timed { read.1 = FieldErrorReads.readList(withErrors, operation: operation, todos: todos) } })
+            guard read == (todos, todos) else {
+                throw RelayArenaError(
+                    code: .misuse,
+                    message: "the reader read \(read.0) and \(read.1) todos without errors, expected \(todos)")
+            }
+            best = (min(best.clean, a), min(best.withErrors, b))
+            ratios.append(b / a)
+        }
+        return (best.clean, best.withErrors, median(ratios))
+    }
 
     /// The cost of one field read, as Benchmarks/Reads "One field read (text of one todo)": under
     /// one snapshot, the todo's record and the `text` key symbol are resolved once, then

@@ -15,10 +15,14 @@ import RelayArenaWorkloads
 struct AllocationCounts: Codable {
     var readAllocations: Int?
     var readTodosAllocations: Int?
+    var readerListAllocations: Int?
+    var readerListErrorsElsewhereAllocations: Int?
 
     enum CodingKeys: String, CodingKey {
         case readAllocations = "read_allocations"
         case readTodosAllocations = "read_todos_allocations"
+        case readerListAllocations = "reader_list_allocations"
+        case readerListErrorsElsewhereAllocations = "reader_list_errors_elsewhere_allocations"
     }
 }
 
@@ -124,6 +128,24 @@ extension Bench {
         guard fields == 2 * todos else {
             throw RelayArenaError(code: .misuse, message: "reads found \(fields) fields, expected \(2 * todos)")
         }
-        return AllocationCounts(readAllocations: read, readTodosAllocations: walk)
+        // relay's reader over the list, on a store like it whose todos hold a server error each
+        // for a field it does not select: the same allocations, or the errors cost what they should not.
+        let first = TodoListWorkload(todos: todos).response()
+        let limits = NormalizationLimits(maxBytes: max(NormalizationLimits.defaultMaxBytes, UInt64(first.count)))
+        let operation = try TodoListSetup.operation()
+        let (clean, withErrors) = try FieldErrorReads.stores(todos: todos, first: first, limits: limits)
+        func readerAllocations(_ store: RecordStore) throws -> Int {
+            _ = FieldErrorReads.readList(store, operation: operation, todos: todos)
+            let before = count()
+            let read = FieldErrorReads.readList(store, operation: operation, todos: todos)
+            let allocations = Int(count() - before)
+            guard read == todos else {
+                throw RelayArenaError(code: .misuse, message: "the reader read \(read) todos, expected \(todos)")
+            }
+            return allocations
+        }
+        return AllocationCounts(
+            readAllocations: read, readTodosAllocations: walk, readerListAllocations: try readerAllocations(clean),
+            readerListErrorsElsewhereAllocations: try readerAllocations(withErrors))
     }
 }
