@@ -200,7 +200,9 @@ public struct Compiler: Sendable {
                     message: "Schema is not configured for \(operation.operation.rawValue) operations.")
             }
             let lowering = lowering(sourced.file)
-            let selections = try lowering.selections(operation.selectionSet, parentType: rootType)
+            let selections = try lowering.selections(
+                operation.selectionSet, parentType: rootType,
+                throwOnFieldError: operation.directives.contains { $0.name.value == "throwOnFieldError" })
             let (variables, provided) = withProvided(lowering.variables(operation), selections)
             result.operations[name] = try builder.operationArtifact(
                 name: name, kind: OperationKind(rawValue: operation.operation.rawValue) ?? .query, rootType: rootType,

@@ -31,8 +31,11 @@ struct Lowering {
         var requiredPath = RequiredChecks.root
     }
 
-    func selections(_ selectionSet: SelectionSet, parentType: String) throws -> [IRSelection] {
+    func selections(_ selectionSet: SelectionSet, parentType: String, throwOnFieldError: Bool = false) throws
+        -> [IRSelection]
+    {
         var checks = RequiredChecks()
+        checks.clientFieldsNeedCatch = throwOnFieldError
         return try selections(
             selectionSet, parentType: parentType, scope: AliasScope(selectionType: parentType), checks: &checks)
     }
@@ -66,9 +69,12 @@ struct Lowering {
                     if let directive = conditionDirective(inline.directives) { inner.condition = directive }
                     if let written, schema.isAbstract(written) { inner.withinAbstractInlineFragment = true }
                 }
-                let lowered = try selections(inline.selectionSet, parentType: type, scope: inner, checks: &checks)
-                if alias != nil { checks.children = enclosingRequired }
                 let caught = try catchTo(inline.directives)
+                let outerNeedsCatch = checks.clientFieldsNeedCatch
+                if caught != nil { checks.clientFieldsNeedCatch = false }
+                let lowered = try selections(inline.selectionSet, parentType: type, scope: inner, checks: &checks)
+                checks.clientFieldsNeedCatch = outerNeedsCatch
+                if alias != nil { checks.children = enclosingRequired }
                 guard let alias else {
                     if caught != nil {
                         throw CompilerError(
@@ -193,16 +199,28 @@ struct Lowering {
         }
         // The field's own `@required` is checked before its selections, as relay does.
         let (required, caught) = try fieldErrorHandling(field.directives, at: field)
+        if checks.clientFieldsNeedCatch, shape.isClient, caught == nil {
+            // relay's validate_client_schema_extensions_use_catch: nothing ensures a client field
+            // is set before it is read, and unset is a field error under `@throwOnFieldError`.
+            throw CompilerError(
+                node: field.alias ?? field.name, fallbackFile: fallbackFile,
+                message:
+                    "Expected client-defined field within `@throwOnFieldError` to be annotated with `@catch`. Accessing an unset field is treated as a field error, but Relay cannot guarantee that client field will be set before they are read. Add `@catch` to explicitly handle the case where the field is unset."
+            )
+        }
         let path = checks.path(field.alias?.value ?? name, under: scope.requiredPath)
         try checkRequired(field, required, path: path, scope: scope, checks: &checks)
         var selections: [IRSelection]?
         if let selectionSet = field.selectionSet, !shape.isLeaf {
             var enclosingRequired: [RequiredChecks.Required] = []
             swap(&enclosingRequired, &checks.children)
+            let outerNeedsCatch = checks.clientFieldsNeedCatch
+            if caught != nil { checks.clientFieldsNeedCatch = false }
             selections = try self.selections(
                 selectionSet, parentType: shape.typeName,
                 scope: AliasScope(selectionType: shape.typeName, plural: shape.plural, requiredPath: path),
                 checks: &checks)
+            checks.clientFieldsNeedCatch = outerNeedsCatch
             try checkNestedRequired(required, children: checks.children)
             checks.children = enclosingRequired
         }
@@ -278,6 +296,8 @@ struct Lowering {
         var children: [Required] = []
         /// The fragment's `@inline`: relay does not support `@required` in `@inline` fragments.
         var inlineDirective: Directive? = nil
+        /// In a `@throwOnFieldError` document, outside any `@catch`: client fields must be caught.
+        var clientFieldsNeedCatch = false
 
         mutating func path(_ key: String, under parent: Int) -> Int {
             let pathKey = PathKey(parent: parent, key: key)
@@ -555,6 +575,7 @@ struct Lowering {
         }
         var checks = RequiredChecks()
         checks.inlineDirective = definition.directives.first { $0.name.value == "inline" }
+        checks.clientFieldsNeedCatch = definition.directives.contains { $0.name.value == "throwOnFieldError" }
         var lowered = try selections(
             definition.selectionSet, parentType: type, scope: AliasScope(selectionType: type), checks: &checks)
         if !renamed.isEmpty { lowered = Self.renaming(lowered, renamed) }

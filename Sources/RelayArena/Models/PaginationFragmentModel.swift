@@ -23,6 +23,10 @@ public final class PaginationFragmentModel<F: RefetchableFragment> {
 
     public var data: ReadValue? { refetchable.data }
     public var result: ReadResult { refetchable.result }
+    /// The fragment's relay `observeFragment` state; a failed page or refetch is its error.
+    public var status: FragmentStatus { refetchable.status }
+    /// relay's `fieldErrors` of the last read.
+    public var fieldErrors: [FieldError] { refetchable.fieldErrors }
     @available(*, deprecated, renamed: "result")
     public var snapshot: ReadResult { result }
 

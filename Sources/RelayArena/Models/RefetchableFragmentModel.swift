@@ -19,6 +19,11 @@ public final class RefetchableFragmentModel<F: RefetchableFragment> {
     @available(*, deprecated, renamed: "result")
     public var snapshot: ReadResult { result }
     public var data: ReadValue? { fragment.data }
+    /// The fragment's relay `observeFragment` state (`.loading` while its data is missing, also
+    /// during a refetch that moved it to a record not yet fetched); a failed refetch is `lastError`.
+    public var status: FragmentStatus { fragment.status }
+    /// relay's `fieldErrors` of the last read.
+    public var fieldErrors: [FieldError] { fragment.fieldErrors }
 
     /// The refetch query's variables for `variables`, as relay merges them: the owner's, then the
     /// fragment's, then those given; the identifier variable from the record's ID when not given.

@@ -43,9 +43,14 @@ public struct NoVariables: OperationVariables {
 public protocol SelectionView: ViewListElement {
     init(__view: RecordView)
     var __view: RecordView { get }
+    var __requiredHold: Bool { get }
 }
 
 extension SelectionView {
+    /// Every `@required` field of the selection holds a value (generated views with one say so
+    /// themselves); a nullable list item reads `nil` when not.
+    public var __requiredHold: Bool { true }
+
     public static func _listElement(_ record: RecordRef?, parent: RecordView) -> Self {
         Self(__view: RecordView(parent, record: record ?? RecordView.emptyRecord))
     }

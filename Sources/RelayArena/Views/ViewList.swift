@@ -9,7 +9,8 @@ public protocol ViewListElement {
 
 extension Optional: ViewListElement where Wrapped: SelectionView {
     public static func _listElement(_ record: RecordRef?, parent: RecordView) -> Wrapped? {
-        record.map { Wrapped(__view: RecordView(parent, record: $0)) }
+        // relay nulls a list item whose `@required` field is null.
+        record.map { Wrapped(__view: RecordView(parent, record: $0)) }.flatMap { $0.__requiredHold ? $0 : nil }
     }
 }
 

@@ -41,6 +41,24 @@ final class FieldErrorModelTests: XCTestCase {
             model.state.data?.jsonText.contains(#""node":null"#), true, model.state.data?.jsonText ?? "no data")
     }
 
+    func testAPaginationModelSaysLoadingThenOkWithTheServersErrors() async throws {
+        let (environment, _) = Environment.mock()
+        let list = ToDoPagedList(environment: environment, user: FragmentPointer(dataID: "me"))
+        XCTAssertEqual(list.model.status, .loading)
+        let response = #"""
+            {"data":{"user":{"id":"me","todos":{"edges":[
+              {"cursor":"c0","node":{"id":"t1","text":"Taste JavaScript","complete":true}},
+              {"cursor":"c1","node":null}],
+              "pageInfo":{"hasNextPage":false,"hasPreviousPage":false,"startCursor":"c0","endCursor":"c1"}}}},
+             "errors":[{"message":"text failed","path":["user","todos","edges",1,"node","text"]}]}
+            """#
+        try environment.commitPayload(ToDoPaginationListQuery.artifact, variables: [:], response: Array(response.utf8))
+        // Not `@throwOnFieldError`: the server's error is reported, nothing fails.
+        XCTAssertEqual(list.model.status, .ok)
+        XCTAssertEqual(list.model.fieldErrors.map(\.kind), [.payloadError])
+        XCTAssertEqual(list.model.fieldErrors.first?.fieldPath, "text")
+    }
+
     func testRequiredLogReachesTheEnvironmentsLog() async throws {
         var events: [LogEvent] = []
         let network = MockNetwork()

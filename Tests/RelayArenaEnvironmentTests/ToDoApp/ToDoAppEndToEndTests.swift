@@ -115,6 +115,31 @@
             await server.stop()
         }
 
+        /// A server that fails one todo's `text` (non-null: GraphQL nulls that todo in the list and
+        /// says why in `errors`): the list's `node @catch` shows that row's error, the others render,
+        /// and the row fragment's `text @required(action: THROW)` throws for nothing.
+        func testAFailedTodoShowsItsErrorAndTheOthersRender() async throws {
+            let server = try await TodoServer.start(
+                data: TodoData(users: [
+                    .init(
+                        userId: "me",
+                        todos: [
+                            .init(key: 0, text: "Taste JavaScript", complete: true),
+                            .init(key: 1, text: "Walk the unicorn", complete: false, textError: "text failed"),
+                            .init(key: 2, text: "Buy a unicorn", complete: false),
+                        ])
+                ]))
+            let environment = Environment(network: HTTPNetwork(endpoint: server.url))
+            let model = QueryModel(environment: environment, operation: ToDoCaughtListQuery())
+            await model.load()
+            XCTAssertNil(model.state.fieldErrorFailure)
+            environment.store.withSnapshot { snapshot in
+                XCTAssertEqual(
+                    caughtRows(snapshot), ["[x] Taste JavaScript", "failed: text failed", "[ ] Buy a unicorn"])
+            }
+            await server.stop()
+        }
+
         /// Each fault of a real server, through the environment: a FetchError saying what, the
         /// store as it was, no model notified, and no request left in flight.
         func testServerFaultsPublishNothing() async throws {

@@ -29,6 +29,19 @@ final class RequiredViewTests: XCTestCase {
         XCTAssertEqual(row.fieldErrors.first?.error?.jsonText, #"{"message":"text failed"}"#)
     }
 
+    func testAListItemWhoseRequiredFieldIsNullReadsNil() throws {
+        // The second todo's text is null: its node is, so its edge (a nullable list item) reads nil.
+        let store = try store(ToDoRequiredEdgesQuery(), Self.response)
+        try store.withSnapshot { snapshot in
+            let edges = try XCTUnwrap(snapshot.read(ToDoRequiredEdgesQuery()).data?.user?.todos?.edges)
+            XCTAssertEqual(edges.map { $0?.node.id }, ["t1", nil, "t3"])
+        }
+        let read = store.read(operation: ToDoRequiredEdgesQuery.artifact)
+        XCTAssertEqual(
+            read.data?["user"]?["todos"]?["edges"]?.jsonText,
+            #"[{"node":{"id":"t1","text":"Taste JavaScript"}},null,{"node":{"id":"t3","text":"Buy a unicorn"}}]"#)
+    }
+
     func testTheRequiredPropertyIsNotOptional() {
         // Compile-time checks of the generated types.
         let _: (ToDoRequiredRow_todo.Data) -> String = { $0.text }

@@ -44,3 +44,19 @@ func requiredRow(_ snapshot: StoreSnapshot, _ todo: FragmentPointer<ToDoRequired
         return "failed: \(error)"
     }
 }
+
+private let requiredEdges = graphql(
+    """
+    query ToDoRequiredEdgesQuery {
+      user(id: "me") {
+        todos(first: 10) {
+          edges {
+            node @required(action: NONE) {
+              id
+              text @required(action: NONE)
+            }
+          }
+        }
+      }
+    }
+    """)
