@@ -57,6 +57,12 @@
         }
     }
 
+    /// A resolver's failure; GraphQLSwift's message is its description.
+    struct FieldFailure: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
+
     /// The resolvers: `Type.field` for the fields that take arguments or are computed.
     struct Resolvers: Sendable {
         let state: TodoState
@@ -79,7 +85,9 @@
             [
                 "text": { source, _, _, _ in
                     let todo = source as? Object
-                    if let message = todo?["__textError"] as? String { throw GraphQLError(message: message) }
+                    // Not a GraphQLError: GraphQLSwift keeps one's (empty) path, and adds the
+                    // field's path to any other error.
+                    if let message = todo?["__textError"] as? String { throw FieldFailure(message: message) }
                     return todo?["text"] as? String
                 }
             ]
