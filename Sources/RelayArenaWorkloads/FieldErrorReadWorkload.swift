@@ -2,7 +2,6 @@
 // no server errors and on one whose every todo holds one (`__errors`) for a field the read does
 // not select. A selection without errors must cost the same whatever else the records hold.
 import RelayArena
-import RelayArenaCompiler
 
 public enum FieldErrorReads {
     static let notesQuery = """
@@ -13,13 +12,7 @@ public enum FieldErrorReads {
 
     /// TodoNotesQuery compiled against the to-do schema: the todos' `notes`, nothing else.
     public static func notesOperation() throws -> OperationArtifact {
-        let schema = try TodoListDocuments.text(TodoListDocuments.schemaURL)
-        let compiler = try Compiler(schema: GraphQLSourceFile(name: "todo.graphql", text: schema))
-        let docs = try compiler.compile([GraphQLSourceFile(name: "todo-notes-query.graphql", text: notesQuery)])
-        guard let operation = docs.operations["TodoNotesQuery"] else {
-            throw RelayArenaError(code: .unknownOperation, message: "TodoNotesQuery did not compile")
-        }
-        return operation
+        try TodoListDocuments.operation("TodoNotesQuery", in: notesQuery, file: "todo-notes-query.graphql")
     }
 
     /// A server's answer to TodoNotesQuery for TodoListWorkload's todos where every `notes`

@@ -4,7 +4,6 @@
 // is timed is the merge and not a model's re-read of every edge.
 import Foundation
 import RelayArena
-import RelayArenaCompiler
 
 public enum PagingWorkload {
     /// The page query: the list's connection, keyed, paged forward.
@@ -21,13 +20,7 @@ public enum PagingWorkload {
 
     /// PagingQuery compiled against the to-do schema.
     public static func operation() throws -> OperationArtifact {
-        let schema = try TodoListDocuments.text(TodoListDocuments.schemaURL)
-        let compiler = try Compiler(schema: GraphQLSourceFile(name: "todo.graphql", text: schema))
-        let docs = try compiler.compile([GraphQLSourceFile(name: "paging.graphql", text: query)])
-        guard let operation = docs.operations["PagingQuery"] else {
-            throw RelayArenaError(code: .unknownOperation, message: "PagingQuery missing from the paging workload")
-        }
-        return operation
+        try TodoListDocuments.operation("PagingQuery", in: query, file: "paging.graphql")
     }
 
     /// The cursor of the to-do at `index`.

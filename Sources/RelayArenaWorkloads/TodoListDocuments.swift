@@ -1,6 +1,8 @@
 // The to-do schema and the benchmark query, read from this target's resources: the one copy of
 // each, shared with the tests (Fixtures) and Benchmarks/callgrind.sh.
 import Foundation
+import RelayArena
+import RelayArenaCompiler
 
 public enum TodoListDocuments {
     /// `todo.graphql`: the to-do schema.
@@ -21,4 +23,16 @@ public enum TodoListDocuments {
     }
 
     static func text(_ url: URL) throws -> String { try String(contentsOf: url, encoding: .utf8) }
+
+    /// The operation `name` of `document` (its text, named `file` in errors), compiled against
+    /// the to-do schema.
+    static func operation(_ name: String, in document: String, file: String) throws -> OperationArtifact {
+        let schema = try text(schemaURL)
+        let compiler = try Compiler(schema: GraphQLSourceFile(name: "todo.graphql", text: schema))
+        let docs = try compiler.compile([GraphQLSourceFile(name: file, text: document)])
+        guard let operation = docs.operations[name] else {
+            throw RelayArenaError(code: .unknownOperation, message: "\(name) missing from \(file)")
+        }
+        return operation
+    }
 }

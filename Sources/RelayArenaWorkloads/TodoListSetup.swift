@@ -1,20 +1,12 @@
 // The compiled benchmark query, ready to normalize with: one place for the CLI's quick bench
 // and the Benchmarks package to get the same operation and plan from the same documents.
 import RelayArena
-import RelayArenaCompiler
 
 public enum TodoListSetup {
     /// TodoListQuery compiled against the to-do schema (both from this target's resources).
     public static func operation() throws -> OperationArtifact {
-        let schema = try TodoListDocuments.text(TodoListDocuments.schemaURL)
-        let query = try TodoListDocuments.text(TodoListDocuments.queryURL)
-        let compiler = try Compiler(schema: GraphQLSourceFile(name: "todo.graphql", text: schema))
-        let docs = try compiler.compile([GraphQLSourceFile(name: "todo-list-query.graphql", text: query)])
-        guard let operation = docs.operations["TodoListQuery"] else {
-            throw RelayArenaError(
-                code: .unknownOperation, message: "TodoListQuery missing from the workload's documents")
-        }
-        return operation
+        try TodoListDocuments.operation(
+            "TodoListQuery", in: TodoListDocuments.text(TodoListDocuments.queryURL), file: "todo-list-query.graphql")
     }
 
     /// The plan for `todos(first: todos)`.
